@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// The one place Reshape's Swift targets are defined. CMakeLists.txt drives `swift build` for C users.
+import PackageDescription
+
+let package = Package(
+    name: "Reshape",
+    products: [
+        .library(name: "ReshapeCore", targets: ["ReshapeCore"]),
+        .executable(name: "reshape", targets: ["ReshapeCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Layer 1: jansson, found with pkg-config.
+        .systemLibrary(
+            name: "CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]
+        ),
+        // Layer 2: the engine. Swift standard library and jansson only, no Foundation.
+        .target(name: "ReshapeCore", dependencies: ["CJansson"]),
+        // Layer 4: the command-line tool.
+        .executableTarget(
+            name: "ReshapeCLI",
+            dependencies: [
+                "ReshapeCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ReshapeCoreTests",
+            dependencies: ["ReshapeCore", "ReshapeCLI"],
+            exclude: [],
+            resources: []
+        ),
+    ]
+)

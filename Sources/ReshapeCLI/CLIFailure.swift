@@ -1,0 +1,29 @@
+import Foundation
+import ReshapeCore
+
+/// An error that ends the command: printed as one line on standard error, with the exit status
+/// its code calls for.
+struct CLIFailure: Error {
+    let error: ReshapeError
+
+    init(_ error: ReshapeError) {
+        self.error = error
+    }
+
+    init(_ code: ReshapeError.Code, _ message: String) {
+        self.error = ReshapeError(code, message)
+    }
+
+    /// 1 when the input could not be reshaped, 2 for usage errors and invalid rules.
+    var status: Int32 {
+        switch error.code {
+        case .invalidRules, .invalidArgument: 2
+        case .invalidJSON, .ruleFailed, .limitExceeded, .outOfMemory, .internal: 1
+        }
+    }
+
+    func exit() -> Never {
+        FileHandle.standardError.write(Data("reshape: \(error.description)\n".utf8))
+        Foundation.exit(status)
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import Foundation
+import ReshapeCore
+
+/// `reshape check RULES.json`: validates a rules document.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a rules document and list its rules."
+    )
+
+    @Argument(help: ArgumentHelp("The rules document to check.", valueName: "RULES.json"))
+    var rules: String
+
+    func run() throws {
+        let compiled = try compileRules(at: rules)
+        let count = compiled.count == 1 ? "1 rule" : "\(compiled.count) rules"
+        let list = compiled.ops.isEmpty ? "" : ": " + compiled.ops.joined(separator: ", ")
+        print("\(rules): ok, \(count)\(list)")
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import ReshapeCore
+
+/// Reads and compiles a rules document; any failure is a usage error (exit 2).
+func compileRules(at path: String) throws -> Rules {
+    let bytes = try readFile(path, what: "rules file")
+    do {
+        return try Rules(json: bytes)
+    } catch {
+        throw CLIFailure(error)
+    }
+}
+
+/// Reads the input document from a file, or standard input for nil or "-".
+func readInput(_ path: String?) throws -> [UInt8] {
+    guard let path, path != "-" else {
+        return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+    }
+    return try readFile(path, what: "input file")
+}
+
+private func readFile(_ path: String, what: String) throws -> [UInt8] {
+    do {
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    } catch {
+        throw CLIFailure(.invalidArgument, "cannot read \(what) '\(path)': \(reason(error))")
+    }
+}
+
+/// Writes the output: to a file atomically (a temporary file renamed into place, so a failure
+/// never leaves a partial file), or to standard output. A terminal gets a final newline; pipes
+/// and files get exactly the engine's bytes.
+func writeOutput(_ bytes: [UInt8], to path: String?) throws {
+    guard let path, path != "-" else {
+        FileHandle.standardOutput.write(Data(bytes))
+        if isatty(STDOUT_FILENO) == 1 { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        return
+    }
+    do {
+        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+        throw CLIFailure(.invalidArgument, "cannot write output file '\(path)': \(reason(error))")
+    }
+}
+
+private func reason(_ error: Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(underlying.code)))
+    }
+    if nsError.domain == NSCocoaErrorDomain {
+        switch nsError.code {
+        case NSFileReadNoSuchFileError: return "No such file or directory"
+        case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return "Permission denied"
+        default: break
+        }
+    }
+    return nsError.localizedDescription
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import ReshapeCore
+
+/// `reshape`: reshapes JSON files with a rules document.
+@main
+struct ReshapeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reshape",
+        abstract: "Reshape JSON from quirky APIs with a rules document.",
+        usage: """
+            reshape --rules RULES.json [INPUT|-] [--output FILE] [--pretty] [--allow-duplicate-keys]
+              reshape check RULES.json
+            """,
+        discussion: """
+            Applies the rules (see docs/rules.md) to INPUT, or to standard input when INPUT is '-' or
+            missing, and writes the reshaped JSON, compact unless --pretty is given.
+
+            EXAMPLES:
+              Turn a Firebase collection into an array of records:
+                reshape --rules examples/firebase-users/rules.json examples/firebase-users/input.json
+
+              Read standard input, write an indented file (written only if reshaping succeeds):
+                curl -s https://example.firebaseio.com/users.json | reshape --rules rules.json --pretty -o users.json
+
+              Check a rules document without reshaping anything:
+                reshape check rules.json
+
+            EXIT STATUS:
+              0  success
+              1  the input could not be reshaped (invalid JSON, a rule failed, a limit was exceeded)
+              2  usage error, unreadable file, or invalid rules
+
+            Errors are one line on standard error, e.g.
+              reshape: rule_failed: rule 2 (keyedToArray) at $['users']['u1']: expected an object, found a string
+            """,
+        version: ReshapeVersion.string,
+        subcommands: [ApplyCommand.self, CheckCommand.self],
+        defaultSubcommand: ApplyCommand.self
+    )
+
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as CLIFailure {
+            failure.exit()
+        } catch {
+            if exitCode(for: error) == .success { exit(withError: error) }
+            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+            CLIFailure(.invalidArgument, "\(message) (see 'reshape --help')").exit()
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// A growable byte buffer with stable storage, for output and for decoding scratch space.
+///
+/// Noncopyable so that its memory has exactly one owner: it is freed in `deinit`, or handed over
+/// whole by `take()` (the C layer gives that pointer to the caller, who frees it with
+/// `reshape_free`).
+struct ByteBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 256) {
+        self.capacity = max(capacity, 16)
+        self.base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// The bytes written so far; valid until the next mutation.
+    var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base, count: count)
+    }
+
+    mutating func removeAll() {
+        count = 0
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(minimum: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        if count + bytes.count > capacity { grow(minimum: count + bytes.count) }
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(_ text: StaticString) {
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func append(repeating byte: UInt8, count extra: Int) {
+        guard extra > 0 else { return }
+        if count + extra > capacity { grow(minimum: count + extra) }
+        (base + count).update(repeating: byte, count: extra)
+        count += extra
+    }
+
+    /// A copy of the bytes as an array.
+    func toArray() -> [UInt8] {
+        Array(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Hands the storage to the caller, NUL-terminated after `count` bytes. The caller frees the
+    /// pointer with `deallocate()`.
+    consuming func take() -> (pointer: UnsafeMutablePointer<UInt8>, count: Int) {
+        append(0)
+        let result = (base, count - 1)
+        discard self
+        return result
+    }
+
+    private mutating func grow(minimum: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < minimum { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+}

@@ -1,0 +1,502 @@
+internal import CJansson
+
+/// Reads JSON text (RFC 8259) into jansson's tree, strictly and without losing anything.
+///
+/// Why not `json_loadb`: jansson keeps the last of two duplicate members silently unless asked,
+/// cannot report the path of a problem, rejects `\u0000` in member names, turns `1e-400` into `0.0`
+/// and refuses integers beyond 64 bits. This scanner keeps member order, rejects duplicates (or lets
+/// the last one win, in place, when asked), passes numbers it cannot hold through as exact text,
+/// and reports line, column, byte offset and normalized path. It is iterative, so nesting depth is
+/// bounded by `Limits.maxDepth`, not by the stack.
+struct JSONParser: ~Copyable {
+    private let text: UnsafeRawBufferPointer
+    private let allowDuplicateKeys: Bool
+    private let errorCode: ReshapeError.Code
+    private var index = 0
+    private var stack: [Frame] = []
+    /// Decoded bytes of the current member name when it had escapes.
+    private var keyBuffer = ByteBuffer()
+    /// Decoded bytes of the current string value when it had escapes.
+    private var valueBuffer = ByteBuffer()
+    /// The current member name: where it lies in the input, and whether `keyBuffer` holds it decoded.
+    private var pendingKey = StringSpan(start: 0, end: 0, hasEscapes: false)
+
+    private struct Frame {
+        let container: Node
+        let isObject: Bool
+        /// For objects: offset of the current member name's opening quote, or -1.
+        var keyStart = -1
+        /// For arrays: index of the current element.
+        var count = 0
+    }
+
+    /// Parses `text` into a new tree. The caller owns the returned reference.
+    /// - Parameters:
+    ///   - text: UTF-8 JSON text; a leading byte order mark is ignored (RFC 8259 §8.1).
+    ///   - allowDuplicateKeys: let the last of duplicate members win instead of failing.
+    ///   - errorCode: `invalid_json` for input, `invalid_rules` for a rules document.
+    static func parse(
+        _ text: UnsafeRawBufferPointer, allowDuplicateKeys: Bool = false,
+        errorCode: ReshapeError.Code = .invalidJSON
+    ) throws(ReshapeError) -> Node {
+        var parser = JSONParser(text: text, allowDuplicateKeys: allowDuplicateKeys, errorCode: errorCode)
+        return try parser.parseDocument()
+    }
+
+    private init(text: UnsafeRawBufferPointer, allowDuplicateKeys: Bool, errorCode: ReshapeError.Code) {
+        self.text = text
+        self.allowDuplicateKeys = allowDuplicateKeys
+        self.errorCode = errorCode
+    }
+
+    // MARK: - Structure
+
+    private mutating func parseDocument() throws(ReshapeError) -> Node {
+        if text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        if index == text.count {
+            throw failure(at: index, text.isEmpty ? "empty input" : "no JSON value in the input")
+        }
+        var root: Node? = nil
+        do throws(ReshapeError) {
+            try parseValues(root: &root)
+            skipWhitespace()
+            if index < text.count {
+                throw failure(at: index, "unexpected \(describeByte(at: index)) after the JSON value")
+            }
+        } catch {
+            Make.release(root)
+            throw error
+        }
+        guard let root else { throw ReshapeError(.internal, "the parser produced no value") }
+        return root
+    }
+
+    /// Parses one complete value (with everything nested in it) and links it as `root`.
+    private mutating func parseValues(root: inout Node?) throws(ReshapeError) {
+        while true {
+            // A value starts here.
+            skipWhitespace()
+            guard index < text.count else { throw failure(at: index, "unexpected end of input, expected a value") }
+            let start = index
+            let byte = text[index]
+            let value: Node
+            var opensContainer = false
+            switch byte {
+            case UInt8(ascii: "{"):
+                value = try Make.object()
+                opensContainer = true
+                index += 1
+            case UInt8(ascii: "["):
+                value = try Make.array()
+                opensContainer = true
+                index += 1
+            case UInt8(ascii: "\""):
+                value = try parseStringValue()
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = try parseNumber()
+            case UInt8(ascii: "t"):
+                try expectLiteral("true")
+                value = Make.bool(true)
+            case UInt8(ascii: "f"):
+                try expectLiteral("false")
+                value = Make.bool(false)
+            case UInt8(ascii: "n"):
+                try expectLiteral("null")
+                value = Make.null()
+            default:
+                throw failure(at: index, "expected a value, found \(describeByte(at: index))")
+            }
+            try link(value, startingAt: start, root: &root)
+            if opensContainer {
+                guard stack.count < Limits.maxDepth else {
+                    throw ReshapeError(
+                        .limitExceeded, "nesting deeper than \(Limits.maxDepth) levels",
+                        path: currentPath(), line: TextPosition(of: start, in: text).line,
+                        column: TextPosition(of: start, in: text).column, position: start)
+                }
+                stack.append(Frame(container: value, isObject: byte == UInt8(ascii: "{")))
+                skipWhitespace()
+                let closer = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if index < text.count, text[index] == closer {
+                    index += 1
+                    stack.removeLast()
+                } else {
+                    if byte == UInt8(ascii: "{") { try parseMemberName() }
+                    continue
+                }
+            }
+            // The value is complete: move on to the next member or element, closing containers.
+            while let top = stack.last {
+                skipWhitespace()
+                guard index < text.count else {
+                    throw failure(at: index, "unexpected end of input, expected ',' or '\(top.isObject ? "}" : "]")'")
+                }
+                let next = text[index]
+                if next == UInt8(ascii: ",") {
+                    index += 1
+                    if top.isObject {
+                        try parseMemberName()
+                    } else {
+                        stack[stack.count - 1].count += 1
+                    }
+                    break
+                }
+                if next == UInt8(ascii: top.isObject ? "}" : "]") {
+                    index += 1
+                    stack.removeLast()
+                    continue
+                }
+                let expected = top.isObject ? "',' or '}' after a member" : "',' or ']' after an element"
+                throw failure(at: index, "expected \(expected), found \(describeByte(at: index))")
+            }
+            if stack.isEmpty { return }
+        }
+    }
+
+    /// Links a new value (stolen) into the container on top of the stack, or makes it the root.
+    private mutating func link(_ value: Node, startingAt start: Int, root: inout Node?) throws(ReshapeError) {
+        guard let top = stack.last else {
+            root = value
+            return
+        }
+        if !top.isObject {
+            try Make.append(top.container, value)
+            return
+        }
+        let key = pendingKey.hasEscapes
+            ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[pendingKey.start..<pendingKey.end])
+        let isNew = try Make.set(top.container, key, value)
+        if !isNew && !allowDuplicateKeys {
+            let name = String(jsonBytes: key)
+            throw failure(at: top.keyStart, "duplicate member name \(quoted(name))")
+        }
+    }
+
+    /// Reads `"name" :` and records where the name starts, for paths and for `link`.
+    private mutating func parseMemberName() throws(ReshapeError) {
+        skipWhitespace()
+        guard index < text.count else { throw failure(at: index, "unexpected end of input, expected a member name") }
+        guard text[index] == UInt8(ascii: "\"") else {
+            throw failure(at: index, "expected a member name in double quotes, found \(describeByte(at: index))")
+        }
+        stack[stack.count - 1].keyStart = index
+        let span = try scanString()
+        keyBuffer.removeAll()
+        if span.hasEscapes { Self.decodeEscapes(text, span, into: &keyBuffer) }
+        pendingKey = span
+        skipWhitespace()
+        guard index < text.count else { throw failure(at: index, "unexpected end of input, expected ':'") }
+        guard text[index] == UInt8(ascii: ":") else {
+            throw failure(at: index, "expected ':' after a member name, found \(describeByte(at: index))")
+        }
+        index += 1
+    }
+
+    // MARK: - Scalars
+
+    private mutating func parseStringValue() throws(ReshapeError) -> Node {
+        let span = try scanString()
+        if !span.hasEscapes {
+            return try Make.string(UnsafeRawBufferPointer(rebasing: text[span.start..<span.end]))
+        }
+        valueBuffer.removeAll()
+        Self.decodeEscapes(text, span, into: &valueBuffer)
+        return try Make.string(valueBuffer.bytes)
+    }
+
+    private mutating func parseNumber() throws(ReshapeError) -> Node {
+        switch NumberLiteral.scan(text, from: index) {
+        case .success(let (literal, end)):
+            index = end
+            return try literal.makeNode()
+        case .failure(let problem):
+            throw failure(at: problem.offset, problem.message)
+        }
+    }
+
+    private mutating func expectLiteral(_ word: StaticString) throws(ReshapeError) {
+        let count = word.utf8CodeUnitCount
+        let start = index
+        for offset in 0..<count {
+            guard start + offset < text.count, text[start + offset] == word.utf8Start[offset] else {
+                throw failure(at: start, "invalid literal, expected '\(word)'")
+            }
+        }
+        index += count
+    }
+
+    /// Where a string's content lies in the input, and whether it needs decoding.
+    struct StringSpan {
+        var start: Int
+        var end: Int
+        var hasEscapes: Bool
+    }
+
+    /// Checks a string starting at the opening quote and moves past the closing quote. Everything
+    /// is validated here (UTF-8, control characters, escapes, surrogate pairs), so decoding later
+    /// cannot fail.
+    private mutating func scanString() throws(ReshapeError) -> StringSpan {
+        let opening = index
+        index += 1
+        let start = index
+        var hasEscapes = false
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: "\"") {
+                let span = StringSpan(start: start, end: index, hasEscapes: hasEscapes)
+                index += 1
+                return span
+            }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                try scanEscape()
+            } else if byte < 0x20 {
+                throw failure(at: index, "control character U+\(hex(UInt32(byte), width: 4)) in a string must be escaped")
+            } else if byte < 0x80 {
+                index += 1
+            } else {
+                try scanUTF8Sequence()
+            }
+        }
+        throw failure(at: opening, "unterminated string")
+    }
+
+    private mutating func scanEscape() throws(ReshapeError) {
+        let start = index
+        guard index + 1 < text.count else { throw failure(at: start, "unterminated string") }
+        switch text[index + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            index += 2
+        case UInt8(ascii: "u"):
+            let unit = try hexEscape(at: index)
+            index += 6
+            if unit >= 0xDC00 && unit <= 0xDFFF {
+                throw failure(at: start, "lone low surrogate \\u\(hex(unit, width: 4)) in a string")
+            }
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                guard index + 1 < text.count, text[index] == UInt8(ascii: "\\"), text[index + 1] == UInt8(ascii: "u"),
+                    case let low = try hexEscape(at: index), low >= 0xDC00 && low <= 0xDFFF
+                else {
+                    throw failure(at: start, "lone high surrogate \\u\(hex(unit, width: 4)) in a string")
+                }
+                index += 6
+            }
+        default:
+            throw failure(at: start, "invalid escape \(describeEscape(at: start)) in a string")
+        }
+    }
+
+    /// The code unit of `\uXXXX` at `offset` (pointing at the backslash).
+    private func hexEscape(at offset: Int) throws(ReshapeError) -> UInt32 {
+        guard offset + 6 <= text.count else {
+            throw failure(at: offset, "invalid \\u escape: expected 4 hexadecimal digits")
+        }
+        var value: UInt32 = 0
+        for position in (offset + 2)..<(offset + 6) {
+            guard let digit = hexDigitValue(text[position]) else {
+                throw failure(at: offset, "invalid \\u escape: expected 4 hexadecimal digits")
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    private mutating func scanUTF8Sequence() throws(ReshapeError) {
+        let lead = text[index]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F  // U+D800..U+DFFF are not scalars.
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F  // Nothing above U+10FFFF.
+        default:
+            throw failure(at: index, "invalid UTF-8 byte 0x\(hex(UInt32(lead), width: 2))")
+        }
+        guard index + length <= text.count else {
+            throw failure(at: index, "truncated UTF-8 sequence")
+        }
+        let second = text[index + 1]
+        guard second >= low && second <= high else {
+            throw failure(at: index, "invalid UTF-8 sequence starting with byte 0x\(hex(UInt32(lead), width: 2))")
+        }
+        if length > 2 {
+            for offset in 2..<length where text[index + offset] & 0xC0 != 0x80 {
+                throw failure(at: index, "invalid UTF-8 sequence starting with byte 0x\(hex(UInt32(lead), width: 2))")
+            }
+        }
+        index += length
+    }
+
+    /// Appends the decoded content of an already validated string.
+    private static func decodeEscapes(_ text: UnsafeRawBufferPointer, _ span: StringSpan, into buffer: inout ByteBuffer) {
+        var position = span.start
+        while position < span.end {
+            let byte = text[position]
+            guard byte == UInt8(ascii: "\\") else {
+                buffer.append(byte)
+                position += 1
+                continue
+            }
+            let escaped = text[position + 1]
+            position += 2
+            switch escaped {
+            case UInt8(ascii: "b"): buffer.append(0x08)
+            case UInt8(ascii: "f"): buffer.append(0x0C)
+            case UInt8(ascii: "n"): buffer.append(0x0A)
+            case UInt8(ascii: "r"): buffer.append(0x0D)
+            case UInt8(ascii: "t"): buffer.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = unitAt(text, position)
+                position += 4
+                if scalar >= 0xD800 && scalar <= 0xDBFF {
+                    let low = unitAt(text, position + 2)
+                    position += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                appendUTF8(scalar, to: &buffer)
+            default: buffer.append(escaped)  // " \ /
+            }
+        }
+    }
+
+    private static func unitAt(_ text: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for position in offset..<(offset + 4) {
+            value = value << 4 | (hexDigitValue(text[position]) ?? 0)
+        }
+        return value
+    }
+
+    // MARK: - Helpers
+
+    private mutating func skipWhitespace() {
+        while index < text.count {
+            switch text[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// The normalized path of the value being read, from the open containers.
+    private func currentPath() -> String {
+        var path = NormalizedPath()
+        for frame in stack {
+            if frame.isObject {
+                guard frame.keyStart >= 0 else { break }
+                path.append(key: decodedKey(at: frame.keyStart))
+            } else {
+                path.append(index: frame.count)
+            }
+        }
+        return path.text
+    }
+
+    /// The member name whose opening quote is at `offset`, decoded again (only on error paths).
+    /// The name was validated when it was first read, so skipping escapes finds its end.
+    private func decodedKey(at offset: Int) -> String {
+        var end = offset + 1
+        var hasEscapes = false
+        while end < text.count, text[end] != UInt8(ascii: "\"") {
+            if text[end] == UInt8(ascii: "\\") {
+                hasEscapes = true
+                end += 1
+            }
+            end += 1
+        }
+        var bytes = ByteBuffer()
+        Self.decodeEscapes(text, StringSpan(start: offset + 1, end: min(end, text.count), hasEscapes: hasEscapes), into: &bytes)
+        return String(jsonBytes: bytes.bytes)
+    }
+
+    private func failure(at offset: Int, _ message: String) -> ReshapeError {
+        let position = TextPosition(of: offset, in: text)
+        return ReshapeError(
+            errorCode, message, path: currentPath(), line: position.line, column: position.column,
+            position: offset)
+    }
+
+    private func describeByte(at offset: Int) -> String {
+        let byte = text[offset]
+        if byte >= 0x21 && byte < 0x7F {
+            return byte == UInt8(ascii: "'") ? "\"'\"" : "'\(Character(Unicode.Scalar(byte)))'"
+        }
+        return "byte 0x\(hex(UInt32(byte), width: 2))"
+    }
+
+    private func describeEscape(at offset: Int) -> String {
+        let byte = text[offset + 1]
+        if byte >= 0x21 && byte < 0x7F { return "'\\\(Character(Unicode.Scalar(byte)))'" }
+        return "'\\' followed by byte 0x\(hex(UInt32(byte), width: 2))"
+    }
+}
+
+@inline(__always)
+private func hexDigitValue(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+    default: nil
+    }
+}
+
+/// Uppercase hexadecimal, zero-padded.
+func hex(_ value: UInt32, width: Int) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+}
+
+func appendUTF8(_ scalar: UInt32, to buffer: inout ByteBuffer) {
+    switch scalar {
+    case 0..<0x80:
+        buffer.append(UInt8(scalar))
+    case 0x80..<0x800:
+        buffer.append(UInt8(0xC0 | scalar >> 6))
+        buffer.append(UInt8(0x80 | scalar & 0x3F))
+    case 0x800..<0x10000:
+        buffer.append(UInt8(0xE0 | scalar >> 12))
+        buffer.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+        buffer.append(UInt8(0x80 | scalar & 0x3F))
+    default:
+        buffer.append(UInt8(0xF0 | scalar >> 18))
+        buffer.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+        buffer.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+        buffer.append(UInt8(0x80 | scalar & 0x3F))
+    }
+}
+
+/// A string in double quotes for messages, with quotes and control characters escaped and long
+/// strings shortened.
+func quoted(_ text: String, limit: Int = 60) -> String {
+    var result = "\""
+    var count = 0
+    for scalar in text.unicodeScalars {
+        if count == limit {
+            result += "…"
+            break
+        }
+        switch scalar {
+        case "\"": result += "\\\""
+        case "\\": result += "\\\\"
+        case "\n": result += "\\n"
+        case "\t": result += "\\t"
+        case "\r": result += "\\r"
+        default:
+            if scalar.value < 0x20 {
+                result += "\\u" + hex(scalar.value, width: 4)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        count += 1
+    }
+    return result + "\""
+}

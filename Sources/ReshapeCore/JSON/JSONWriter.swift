@@ -1,0 +1,140 @@
+internal import CJansson
+
+/// Writes jansson's tree as JSON text: member order as it stands, integers exact, reals in their
+/// shortest round-trip form, raw numbers as their original text, and strings escaped minimally
+/// (`"`, `\` and control characters; everything else stays UTF-8).
+///
+/// Iterative, so the depth of the tree never matters for the stack.
+struct JSONWriter: ~Copyable {
+    private let pretty: Bool
+    private var out: ByteBuffer
+
+    /// - Parameters:
+    ///   - pretty: indent with two spaces and put each member and element on its own line.
+    ///   - capacityHint: expected size of the output, to avoid regrowing.
+    init(pretty: Bool, capacityHint: Int = 1024) {
+        self.pretty = pretty
+        self.out = ByteBuffer(capacity: capacityHint)
+    }
+
+    private enum Frame {
+        case object(Node, iterator: UnsafeMutableRawPointer?, first: Bool)
+        case array(Node, index: Int, count: Int)
+    }
+
+    /// Writes `root` (borrowed) and returns the finished buffer.
+    consuming func write(_ root: Node) -> ByteBuffer {
+        var stack: [Frame] = []
+        writeValue(root, stack: &stack)
+        while let top = stack.popLast() {
+            switch top {
+            case .object(let node, let iterator, let first):
+                guard let iterator else {
+                    if !first { newline(depth: stack.count) }
+                    out.append(UInt8(ascii: "}"))
+                    continue
+                }
+                if !first { out.append(UInt8(ascii: ",")) }
+                newline(depth: stack.count + 1)
+                let key = KeyBytes(start: json_object_iter_key(iterator), count: json_object_iter_key_len(iterator))
+                writeString(key)
+                if pretty { out.append(": ") } else { out.append(UInt8(ascii: ":")) }
+                let value = json_object_iter_value(iterator)
+                stack.append(.object(node, iterator: json_object_iter_next(node, iterator), first: false))
+                if let value { writeValue(value, stack: &stack) } else { out.append("null") }
+            case .array(let node, let index, let count):
+                guard index < count else {
+                    if count > 0 { newline(depth: stack.count) }
+                    out.append(UInt8(ascii: "]"))
+                    continue
+                }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                newline(depth: stack.count + 1)
+                stack.append(.array(node, index: index + 1, count: count))
+                if let value = json_array_get(node, index) { writeValue(value, stack: &stack) } else { out.append("null") }
+            }
+        }
+        return out
+    }
+
+    /// Writes a scalar, or opens a container and pushes its frame.
+    private mutating func writeValue(_ node: Node, stack: inout [Frame]) {
+        switch pointee(node) {
+        case JSON_OBJECT:
+            out.append(UInt8(ascii: "{"))
+            if json_object_size(node) == 0 {
+                out.append(UInt8(ascii: "}"))
+            } else {
+                stack.append(.object(node, iterator: json_object_iter(node), first: true))
+            }
+        case JSON_ARRAY:
+            out.append(UInt8(ascii: "["))
+            let count = json_array_size(node)
+            if count == 0 {
+                out.append(UInt8(ascii: "]"))
+            } else {
+                stack.append(.array(node, index: 0, count: count))
+            }
+        case JSON_STRING:
+            let bytes = node.stringBytes
+            if bytes.count > 0, bytes[0] == rawNumberMarker {
+                out.append(UnsafeRawBufferPointer(rebasing: bytes[1...]))
+            } else {
+                writeString(bytes)
+            }
+        case JSON_INTEGER:
+            NumberText.append(json_integer_value(node), to: &out)
+        case JSON_REAL:
+            NumberText.append(json_real_value(node), to: &out)
+        case JSON_TRUE:
+            out.append("true")
+        case JSON_FALSE:
+            out.append("false")
+        default:
+            out.append("null")
+        }
+    }
+
+    private func pointee(_ node: Node) -> json_type { node.pointee.type }
+
+    private mutating func newline(depth: Int) {
+        guard pretty else { return }
+        out.append(UInt8(ascii: "\n"))
+        out.append(repeating: UInt8(ascii: " "), count: depth * 2)
+    }
+
+    /// Writes a quoted string, copying runs that need no escape in one go.
+    private mutating func writeString(_ bytes: UnsafeRawBufferPointer) {
+        out.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            out.append(UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
+            switch byte {
+            case UInt8(ascii: "\""): out.append("\\\"")
+            case UInt8(ascii: "\\"): out.append("\\\\")
+            case 0x0A: out.append("\\n")
+            case 0x0D: out.append("\\r")
+            case 0x09: out.append("\\t")
+            case 0x08: out.append("\\b")
+            case 0x0C: out.append("\\f")
+            default:
+                out.append("\\u00")
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
+            }
+            index += 1
+            runStart = index
+        }
+        out.append(UnsafeRawBufferPointer(rebasing: bytes[runStart..<count]))
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

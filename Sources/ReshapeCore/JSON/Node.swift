@@ -1,0 +1,209 @@
+internal import CJansson
+
+/// A value in jansson's tree. The engine owns references explicitly: every function says whether it
+/// steals, borrows or returns a new reference.
+typealias Node = UnsafeMutablePointer<json_t>
+
+/// A member name as bytes; valid while its member exists.
+typealias KeyBytes = UnsafeRawBufferPointer
+
+/// What a node holds, as rules see it.
+enum NodeKind {
+    case object, array, string, integer, real, rawNumber, bool, null
+
+    /// "an object", "a string": for messages.
+    var described: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .integer, .real, .rawNumber: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+}
+
+/// Numbers the engine cannot hold exactly (integers beyond 64 bits, reals outside a double's range)
+/// travel as strings whose first byte is 0xFF followed by the number's text. No string read from
+/// JSON can start with 0xFF (it is never valid UTF-8), so the marker cannot be confused with data,
+/// and the writer emits the text unquoted: the number passes through exactly.
+let rawNumberMarker: UInt8 = 0xFF
+
+extension UnsafeMutablePointer where Pointee == json_t {
+    var kind: NodeKind {
+        switch pointee.type {
+        case JSON_OBJECT: return .object
+        case JSON_ARRAY: return .array
+        case JSON_STRING:
+            let length = json_string_length(self)
+            if length > 0, let value = json_string_value(self),
+                UInt8(bitPattern: value[0]) == rawNumberMarker
+            {
+                return .rawNumber
+            }
+            return .string
+        case JSON_INTEGER: return .integer
+        case JSON_REAL: return .real
+        case JSON_TRUE, JSON_FALSE: return .bool
+        default: return .null
+        }
+    }
+
+    var isObject: Bool { pointee.type == JSON_OBJECT }
+    var isArray: Bool { pointee.type == JSON_ARRAY }
+    var isNull: Bool { pointee.type == JSON_NULL }
+    var isTrue: Bool { pointee.type == JSON_TRUE }
+
+    /// The bytes of a string node (including the raw-number marker, if any).
+    var stringBytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: json_string_value(self), count: json_string_length(self))
+    }
+
+    /// The text of a raw number, without its marker.
+    var rawNumberText: UnsafeRawBufferPointer {
+        let bytes = stringBytes
+        return UnsafeRawBufferPointer(rebasing: bytes[1...])
+    }
+
+    var integerValue: Int64 { json_integer_value(self) }
+    var realValue: Double { json_real_value(self) }
+
+    var objectCount: Int { json_object_size(self) }
+    var arrayCount: Int { json_array_size(self) }
+
+    /// Borrowed: the element at `index`.
+    func element(_ index: Int) -> Node? { json_array_get(self, index) }
+
+    /// Borrowed: the member named `key`.
+    func member(_ key: KeyBytes) -> Node? {
+        json_object_getn(self, key.baseAddress?.assumingMemoryBound(to: CChar.self) ?? emptyKey, key.count)
+    }
+
+    /// Calls `body` with each member in order. Values are borrowed.
+    func forEachMember<E: Error>(_ body: (KeyBytes, Node) throws(E) -> Void) throws(E) {
+        var iterator = json_object_iter(self)
+        while let current = iterator {
+            let key = KeyBytes(start: json_object_iter_key(current), count: json_object_iter_key_len(current))
+            if let value = json_object_iter_value(current) {
+                try body(key, value)
+            }
+            iterator = json_object_iter_next(self, current)
+        }
+    }
+}
+
+/// A valid, empty C string for zero-length keys whose buffer has no base address.
+private var emptyKey: UnsafePointer<CChar> {
+    UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+/// Creating and linking nodes. Every function that can fail on memory throws `out_of_memory`.
+enum Make {
+    /// New reference.
+    static func object() throws(ReshapeError) -> Node {
+        guard let node = json_object() else { throw .outOfMemory() }
+        return node
+    }
+
+    /// New reference.
+    static func array() throws(ReshapeError) -> Node {
+        guard let node = json_array() else { throw .outOfMemory() }
+        return node
+    }
+
+    /// New reference to a string holding `bytes` as they are (already valid UTF-8).
+    static func string(_ bytes: UnsafeRawBufferPointer) throws(ReshapeError) -> Node {
+        let start = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) ?? emptyKey
+        guard let node = json_stringn_nocheck(start, bytes.count) else { throw .outOfMemory() }
+        return node
+    }
+
+    /// New reference to a string.
+    static func string(_ text: String) throws(ReshapeError) -> Node {
+        try text.withUTF8Bytes { (bytes) throws(ReshapeError) -> Node in try string(bytes) }
+    }
+
+    /// New reference to a number that only travels as text (see `rawNumberMarker`).
+    static func rawNumber(_ text: UnsafeRawBufferPointer) throws(ReshapeError) -> Node {
+        var bytes = ByteBuffer(capacity: text.count + 1)
+        bytes.append(rawNumberMarker)
+        bytes.append(text)
+        return try string(bytes.bytes)
+    }
+
+    /// New reference.
+    static func integer(_ value: Int64) throws(ReshapeError) -> Node {
+        guard let node = json_integer(value) else { throw .outOfMemory() }
+        return node
+    }
+
+    /// New reference. `value` must be finite.
+    static func real(_ value: Double) throws(ReshapeError) -> Node {
+        guard let node = json_real(value) else { throw .outOfMemory() }
+        return node
+    }
+
+    static func bool(_ value: Bool) -> Node { value ? json_true() : json_false() }
+
+    static func null() -> Node { json_null() }
+
+    /// Sets `object[key] = value`, stealing `value` (also on failure). Returns false if `key` was
+    /// already present (the value then replaced the old one in place, keeping its position).
+    @discardableResult
+    static func set(_ object: Node, _ key: KeyBytes, _ value: Node) throws(ReshapeError) -> Bool {
+        let before = json_object_size(object)
+        let start = key.baseAddress?.assumingMemoryBound(to: CChar.self) ?? emptyKey
+        guard json_object_setn_new_nocheck(object, start, key.count, value) == 0 else {
+            throw .outOfMemory()
+        }
+        return json_object_size(object) > before
+    }
+
+    /// Sets `object[key] = value` for a Swift string key, stealing `value`.
+    @discardableResult
+    static func set(_ object: Node, _ key: String, _ value: Node) throws(ReshapeError) -> Bool {
+        try key.withUTF8Bytes { (bytes) throws(ReshapeError) -> Bool in try set(object, bytes, value) }
+    }
+
+    /// Removes the member named `key`. Returns false if there was none.
+    static func removeMember(_ object: Node, _ key: KeyBytes) -> Bool {
+        // The name's bytes may live in the member being deleted: copy them first.
+        var name = ByteBuffer(capacity: key.count)
+        name.append(key)
+        let bytes = name.bytes
+        let start = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) ?? emptyKey
+        return json_object_deln(object, start, bytes.count) == 0
+    }
+
+    /// Appends `value` to `array`, stealing it (also on failure).
+    static func append(_ array: Node, _ value: Node) throws(ReshapeError) {
+        guard json_array_append_new(array, value) == 0 else { throw .outOfMemory() }
+    }
+
+    /// Borrowed reference made owned.
+    static func retain(_ node: Node) -> Node {
+        _ = json_incref(node)
+        return node
+    }
+
+    static func release(_ node: Node?) {
+        json_decref(node)
+    }
+}
+
+extension String {
+    /// A Swift string from member-name or string-value bytes.
+    init(jsonBytes bytes: UnsafeRawBufferPointer) {
+        self = String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Calls `body` with the string's UTF-8 bytes, keeping the error type.
+    func withUTF8Bytes<R>(_ body: (UnsafeRawBufferPointer) throws(ReshapeError) -> R) throws(ReshapeError) -> R {
+        var copy = self
+        let result = copy.withUTF8 { utf8 in
+            Result { () throws(ReshapeError) -> R in try body(UnsafeRawBufferPointer(utf8)) }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,166 @@
+/// A JSON number literal (RFC 8259 grammar) and the node that holds it without changing it.
+///
+/// Shared by the parser and by `coerce`, so a string coerced to a number means exactly what the
+/// same text means as a number in the input.
+struct NumberLiteral {
+    /// The literal's bytes.
+    let text: UnsafeRawBufferPointer
+    /// True when the literal has a fraction or an exponent.
+    let isReal: Bool
+
+    /// Scans a number starting at `start`. Returns the literal and the offset after it, or the
+    /// offset and message of the first byte that breaks the grammar.
+    static func scan(
+        _ bytes: UnsafeRawBufferPointer, from start: Int
+    ) -> Result<(NumberLiteral, end: Int), NumberSyntaxError> {
+        var index = start
+        let end = bytes.count
+        if index < end, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < end, isDigit(bytes[index]) else {
+            return .failure(NumberSyntaxError(offset: index, message: "expected a digit in the number"))
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < end, isDigit(bytes[index]) {
+                return .failure(NumberSyntaxError(offset: index - 1, message: "leading zeros are not allowed in numbers"))
+            }
+        } else {
+            while index < end, isDigit(bytes[index]) { index += 1 }
+        }
+        var isReal = false
+        if index < end, bytes[index] == UInt8(ascii: ".") {
+            isReal = true
+            index += 1
+            guard index < end, isDigit(bytes[index]) else {
+                return .failure(NumberSyntaxError(offset: index, message: "expected a digit after the decimal point"))
+            }
+            while index < end, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < end, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            isReal = true
+            index += 1
+            if index < end, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < end, isDigit(bytes[index]) else {
+                return .failure(NumberSyntaxError(offset: index, message: "expected a digit in the exponent"))
+            }
+            while index < end, isDigit(bytes[index]) { index += 1 }
+        }
+        let literal = NumberLiteral(text: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), isReal: isReal)
+        return .success((literal, index))
+    }
+
+    /// The whole of `bytes` as a number literal, or nil if it is anything else (no spaces, no `+`).
+    static func exact(_ bytes: UnsafeRawBufferPointer) -> NumberLiteral? {
+        guard case .success(let (literal, end)) = scan(bytes, from: 0), end == bytes.count else { return nil }
+        return literal
+    }
+
+    /// A new node for this literal: an integer when it fits in 64 bits, a real when a double holds
+    /// it (shortest round trip), otherwise the exact text as a raw number.
+    func makeNode() throws(ReshapeError) -> Node {
+        if !isReal {
+            if let value = int64Value { return try Make.integer(value) }
+            return try Make.rawNumber(text)
+        }
+        let value = Double(String(decoding: text, as: UTF8.self)) ?? .nan
+        if value.isFinite && (value != 0 || !hasNonZeroDigit) {
+            return try Make.real(value)
+        }
+        // Overflow, or underflow to zero: a double would change the number, so keep the text.
+        return try Make.rawNumber(text)
+    }
+
+    /// The value of an integer literal, if it fits in `Int64`. `-0` does not (it would lose its sign).
+    var int64Value: Int64? {
+        guard !isReal else { return nil }
+        var index = 0
+        let negative = text[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var magnitude: UInt64 = 0
+        while index < text.count {
+            let digit = UInt64(text[index] &- UInt8(ascii: "0"))
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(digit)
+            if overflow1 || overflow2 { return nil }
+            magnitude = sum
+            index += 1
+        }
+        if negative {
+            if magnitude == 0 { return nil }
+            if magnitude <= UInt64(Int64.max) { return -Int64(magnitude) }
+            if magnitude == UInt64(Int64.max) + 1 { return Int64.min }
+            return nil
+        }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    /// The value of this literal if it is a whole number that fits in `Int64`, computed exactly from
+    /// the decimal text (so `"12.0"` and `"1.2e1"` are 12, and no double rounding is involved).
+    var integralValue: Int64? {
+        if !isReal { return int64Value }
+        var digits: [UInt8] = []
+        var exponent = 0
+        var negative = false
+        var index = 0
+        if text[0] == UInt8(ascii: "-") {
+            negative = true
+            index = 1
+        }
+        var afterPoint = false
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") {
+                afterPoint = true
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                guard let value = Int(String(decoding: text[(index + 1)...], as: UTF8.self)) else { return nil }
+                exponent += value
+                break
+            } else {
+                digits.append(byte &- UInt8(ascii: "0"))
+                if afterPoint { exponent -= 1 }
+            }
+            index += 1
+        }
+        // value = digits × 10^exponent; it is whole when every digit below the units is zero.
+        while exponent < 0, let last = digits.last {
+            guard last == 0 else { return nil }
+            digits.removeLast()
+            exponent += 1
+        }
+        if digits.allSatisfy({ $0 == 0 }) { return 0 }
+        if exponent < 0 { return 0 }
+        guard exponent <= 19 else { return nil }
+        digits.append(contentsOf: repeatElement(0, count: exponent))
+        var magnitude: UInt64 = 0
+        for digit in digits {
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+            if overflow1 || overflow2 { return nil }
+            magnitude = sum
+        }
+        if negative {
+            if magnitude <= UInt64(Int64.max) { return -Int64(magnitude) }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : nil
+        }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    private var hasNonZeroDigit: Bool {
+        for byte in text {
+            if byte | 0x20 == UInt8(ascii: "e") { return false }
+            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return true }
+        }
+        return false
+    }
+}
+
+/// Where a number literal breaks the grammar.
+struct NumberSyntaxError: Error {
+    let offset: Int
+    let message: String
+}
+
+@inline(__always)
+func isDigit(_ byte: UInt8) -> Bool {
+    byte &- UInt8(ascii: "0") < 10
+}

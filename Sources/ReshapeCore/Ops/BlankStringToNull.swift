@@ -1,0 +1,31 @@
+/// `blankStringToNull`: each selected `""` becomes `null` (APIs that send `""` for a missing
+/// optional string or enum); with `trim`, strings of only white space (Unicode White_Space) too.
+struct BlankStringToNull: Operation {
+    static let name = "blankStringToNull"
+    let path: JSONPath
+    let trim: Bool
+
+    init(_ params: inout RuleParams) throws(ReshapeError) {
+        path = try params.path("path", default: "$..*")
+        trim = try params.bool("trim", default: false)
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let selection = Selection(path, in: document.root)
+        // Replacing a value in place moves nothing else, so any order is safe.
+        for match in selection.matches {
+            let node = selection.node(match)
+            guard node.kind == .string, isBlank(node.stringBytes) else { continue }
+            try selection.replace(match, with: Make.null(), in: document)
+        }
+    }
+
+    private func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if bytes.isEmpty { return true }
+        guard trim else { return false }
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return bytes.allSatisfy { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
+        }
+        return String(jsonBytes: bytes).unicodeScalars.allSatisfy(\.properties.isWhitespace)
+    }
+}

@@ -1,0 +1,121 @@
+/// `coerce`: converts the selected values to one JSON type: `"12.50"` to 12.5, `"3"` to 3,
+/// `"true"`/`"false"` to booleans, numbers to their text.
+///
+/// `null` stays `null` for every target (an absent value is not a failure). A value that cannot
+/// be converted is an error, or becomes `null` (`onFail: "null"`), or stays as it is (`"keep"`).
+struct Coerce: Operation {
+    static let name = "coerce"
+
+    enum Target: String, CaseIterable {
+        /// A JSON number: integer text becomes an integer, other number text a real, and numbers
+        /// beyond a double's range keep their exact text.
+        case number
+        /// A whole number that fits in 64 bits, from an integer, a whole real, or such text.
+        case integer
+        /// Text: numbers as they would be written, booleans as `true`/`false`.
+        case string
+        /// `true` or `false`, from booleans or exactly the strings `"true"` and `"false"`.
+        case boolean
+    }
+
+    enum OnFail: String, CaseIterable {
+        case error
+        case null
+        case keep
+    }
+
+    let path: JSONPath
+    let to: Target
+    let onFail: OnFail
+
+    init(_ params: inout RuleParams) throws(ReshapeError) {
+        path = try params.path("path")
+        to = try params.choice("to", default: Target.number)
+        onFail = try params.choice("onFail", default: OnFail.error)
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let selection = Selection(path, in: document.root)
+        // Replacing a value in place moves nothing else, so any order is safe.
+        for match in selection.matches {
+            let node = selection.node(match)
+            if node.isNull { continue }
+            if let converted = try convert(node) {
+                try selection.replace(match, with: converted, in: document)
+                continue
+            }
+            switch onFail {
+            case .error:
+                throw ReshapeError(
+                    .ruleFailed, "cannot coerce \(describe(node)) to \(to == .integer ? "an" : "a") \(to.rawValue)",
+                    path: selection.path(of: match))
+            case .null:
+                try selection.replace(match, with: Make.null(), in: document)
+            case .keep:
+                continue
+            }
+        }
+    }
+
+    /// A new node for the converted value; the node itself (retained) when it already has the
+    /// type; nil when it cannot be converted.
+    private func convert(_ node: Node) throws(ReshapeError) -> Node? {
+        let kind = node.kind
+        switch to {
+        case .number:
+            switch kind {
+            case .integer, .real, .rawNumber: return Make.retain(node)
+            case .string:
+                guard let literal = NumberLiteral.exact(node.stringBytes) else { return nil }
+                return try literal.makeNode()
+            default: return nil
+            }
+        case .integer:
+            switch kind {
+            case .integer:
+                return Make.retain(node)
+            case .real:
+                guard let value = Int64(exactly: node.realValue) else { return nil }
+                return try Make.integer(value)
+            case .rawNumber:
+                guard let value = NumberLiteral.exact(node.rawNumberText)?.integralValue else { return nil }
+                return try Make.integer(value)
+            case .string:
+                guard let value = NumberLiteral.exact(node.stringBytes)?.integralValue else { return nil }
+                return try Make.integer(value)
+            default:
+                return nil
+            }
+        case .string:
+            switch kind {
+            case .string: return Make.retain(node)
+            case .integer: return try Make.string(NumberText.text(of: node.integerValue))
+            case .real: return try Make.string(NumberText.text(of: node.realValue))
+            case .rawNumber: return try Make.string(node.rawNumberText)
+            case .bool: return try Make.string(node.isTrue ? "true" : "false")
+            default: return nil
+            }
+        case .boolean:
+            switch kind {
+            case .bool: return Make.retain(node)
+            case .string:
+                let bytes = node.stringBytes
+                if bytes.elementsEqual("true".utf8) { return Make.bool(true) }
+                if bytes.elementsEqual("false".utf8) { return Make.bool(false) }
+                return nil
+            default: return nil
+            }
+        }
+    }
+
+    private func describe(_ node: Node) -> String {
+        switch node.kind {
+        case .string: return "the string \(quoted(String(jsonBytes: node.stringBytes), limit: 40))"
+        case .integer: return "the number \(node.integerValue)"
+        case .real: return "the number \(NumberText.text(of: node.realValue))"
+        case .rawNumber: return "the number \(String(jsonBytes: node.rawNumberText))"
+        case .bool: return node.isTrue ? "true" : "false"
+        default: return node.kind.described
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// `convertKeys`: renames members of the selected objects (and below, when `deep`) exactly as
+/// Foundation's `convertFromSnakeCase` (`to: "camelCase"`) or `convertToSnakeCase`
+/// (`to: "snake_case"`) would.
+struct ConvertKeys: Operation {
+    static let name = "convertKeys"
+
+    enum Case: String, CaseIterable {
+        case camelCase
+        case snakeCase = "snake_case"
+    }
+
+    let to: Case
+    let path: JSONPath
+    let deep: Bool
+
+    init(_ params: inout RuleParams) throws(ReshapeError) {
+        to = try params.choice("to", default: Case.camelCase)
+        path = try params.path("path", default: "$")
+        deep = try params.bool("deep", default: true)
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let newName: (KeyBytes) -> [UInt8]?
+        switch to {
+        case .camelCase: newName = { KeyCaseConversion.camelCase($0) }
+        case .snakeCase: newName = { KeyCaseConversion.snakeCase($0) }
+        }
+        let renaming = MemberRenaming(newName: newName, deep: deep)
+        let selection = Selection(path, in: document.root)
+        // A deep renaming covers everything below a match, so only the outermost matches are
+        // visited; each object is renamed once.
+        for match in deep ? selection.outermostMatches : selection.editOrder {
+            try renaming.apply(to: selection.node(match), at: match, in: selection)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// `default`: sets `key` to `value` on each selected object where the member is missing (added at
+/// the end) or `null` (replaced in place).
+struct Default: Operation {
+    static let name = "default"
+    let path: JSONPath
+    let key: String
+    let value: ConstantValue
+
+    init(_ params: inout RuleParams) throws(ReshapeError) {
+        path = try params.path("path", default: "$")
+        key = try params.string("key")
+        value = try params.value("value")
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let selection = Selection(path, in: document.root)
+        for match in selection.editOrder {
+            let object = selection.node(match)
+            guard object.isObject else {
+                throw ReshapeError(.ruleFailed, "expected an object, found \(object.kind.described)", path: selection.path(of: match))
+            }
+            let current = try key.withUTF8Bytes { (bytes) throws(ReshapeError) in object.member(bytes) }
+            if let current, !current.isNull { continue }
+            try Make.set(object, key, try value.makeNode())
+        }
+    }
+}

@@ -1,0 +1,139 @@
+/// `keyedToArray`: each selected object `{k: {...}}` becomes `[{idKey: k, ...}]`.
+///
+/// The id comes first and member order is kept. Firebase's quirks are handled: `null` (an empty
+/// collection) becomes `[]`, and an array (what Firebase sends when the keys are small integers)
+/// becomes records whose id is the index as a string, skipping `null` holes.
+struct KeyedToArray: Operation {
+    static let name = "keyedToArray"
+
+    enum OnConflict: String, CaseIterable {
+        /// A member that already has `idKey` is an error.
+        case error
+        /// The collection's key wins.
+        case overwrite
+        /// The member's own field wins.
+        case keep
+    }
+
+    enum NonObject: String, CaseIterable {
+        /// A member that is not an object is an error.
+        case error
+        /// It is dropped.
+        case skip
+        /// It becomes `{idKey: k, valueKey: v}`.
+        case wrap
+    }
+
+    let path: JSONPath
+    let idKey: String
+    let wrapIn: String?
+    let onConflict: OnConflict
+    let nonObject: NonObject
+    let valueKey: String
+
+    init(_ params: inout RuleParams) throws(ReshapeError) {
+        path = try params.path("path", default: "$")
+        idKey = try params.string("idKey", default: "id")
+        wrapIn = try params.optionalString("wrapIn")
+        onConflict = try params.choice("onConflict", default: OnConflict.error)
+        nonObject = try params.choice("nonObject", default: NonObject.error)
+        valueKey = try params.string("valueKey", default: "value")
+        if nonObject == .wrap && valueKey == idKey {
+            throw params.failure("\"valueKey\" and \"idKey\" must differ when \"nonObject\" is \"wrap\"")
+        }
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let selection = Selection(path, in: document.root)
+        for match in selection.editOrder {
+            let records = try array(from: selection.node(match), at: match, in: selection)
+            var replacement = records
+            if let wrapIn {
+                do throws(ReshapeError) {
+                    replacement = try Make.object()
+                    try Make.set(replacement, wrapIn, records)
+                } catch {
+                    Make.release(records)
+                    throw error
+                }
+            }
+            try selection.replace(match, with: replacement, in: document)
+        }
+    }
+
+    /// A new array of records for the collection `node` (borrowed).
+    private func array(from node: Node, at match: Int32, in selection: Selection) throws(ReshapeError) -> Node {
+        let array = try Make.array()
+        do throws(ReshapeError) {
+            switch node.kind {
+            case .null:
+                break
+            case .object:
+                try node.forEachMember { (key, value) throws(ReshapeError) in
+                    guard let record = try record(id: key, value: value, at: match, .key(String(jsonBytes: key)), in: selection) else { return }
+                    try Make.append(array, record)
+                }
+            case .array:
+                for index in 0..<node.arrayCount {
+                    guard let value = node.element(index), !value.isNull else { continue }
+                    let id = String(index)
+                    let record = try id.withUTF8Bytes { (key) throws(ReshapeError) in
+                        try self.record(id: key, value: value, at: match, .index(index), in: selection)
+                    }
+                    if let record { try Make.append(array, record) }
+                }
+            default:
+                throw ReshapeError(
+                    .ruleFailed, "expected an object (or null, or an array), found \(node.kind.described)",
+                    path: selection.path(of: match))
+            }
+        } catch {
+            Make.release(array)
+            throw error
+        }
+        return array
+    }
+
+    /// A new record `{idKey: id, ...value's members}`, or nil when a non-object is skipped.
+    private func record(
+        id: KeyBytes, value: Node, at match: Int32, _ step: PathStep, in selection: Selection
+    ) throws(ReshapeError) -> Node? {
+        let record = try Make.object()
+        do throws(ReshapeError) {
+            try Make.set(record, idKey, try Make.string(id))
+            guard value.isObject else {
+                switch nonObject {
+                case .error:
+                    throw ReshapeError(
+                        .ruleFailed, "expected an object, found \(value.kind.described)",
+                        path: selection.path(of: match, step))
+                case .skip:
+                    Make.release(record)
+                    return nil
+                case .wrap:
+                    try Make.set(record, valueKey, Make.retain(value))
+                    return record
+                }
+            }
+            try value.forEachMember { (key, member) throws(ReshapeError) in
+                if key.elementsEqual(idKey.utf8) {
+                    switch onConflict {
+                    case .error:
+                        throw ReshapeError(
+                            .ruleFailed, "the record already has \(quoted(idKey)); set \"onConflict\" to \"overwrite\" or \"keep\"",
+                            path: selection.path(of: match, step, .key(idKey)))
+                    case .overwrite:
+                        return
+                    case .keep:
+                        break  // Replaces the id in place: it stays first.
+                    }
+                }
+                try Make.set(record, key, Make.retain(member))
+            }
+        } catch {
+            Make.release(record)
+            throw error
+        }
+        return record
+    }
+}

@@ -1,0 +1,21 @@
+/// `remove`: removes the selected members or elements. Selecting nothing removes nothing, so a
+/// rule can clean up members that only some responses have.
+struct Remove: Operation {
+    static let name = "remove"
+    let path: JSONPath
+
+    init(_ params: inout RuleParams) throws(ReshapeError) {
+        path = try params.path("path")
+        if path.isRoot {
+            throw params.failure("param \"path\" selects the document itself, which cannot be removed")
+        }
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let selection = Selection(path, in: document.root)
+        // Deepest and latest first: removing an element never shifts one still to be removed.
+        for match in selection.editOrder {
+            try selection.remove(match)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// `renameKeys`: renames the listed members of the selected objects (and below, when `deep`),
+/// keeping their positions.
+struct RenameKeys: Operation {
+    static let name = "renameKeys"
+    let map: [(from: [UInt8], to: [UInt8])]
+    let path: JSONPath
+    let deep: Bool
+
+    init(_ params: inout RuleParams) throws(ReshapeError) {
+        map = try params.nameMap("map").map { (Array($0.from.utf8), Array($0.to.utf8)) }
+        path = try params.path("path", default: "$")
+        deep = try params.bool("deep", default: false)
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let map = self.map
+        let renaming = MemberRenaming(
+            newName: { key in
+                guard let entry = map.first(where: { $0.from.elementsEqual(key) }) else { return nil }
+                return entry.to.elementsEqual(key) ? nil : entry.to
+            },
+            deep: deep)
+        let selection = Selection(path, in: document.root)
+        // A deep renaming covers everything below a match, so only the outermost matches are
+        // visited; each object is renamed once.
+        for match in deep ? selection.outermostMatches : selection.editOrder {
+            try renaming.apply(to: selection.node(match), at: match, in: selection)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+internal import CJansson
+
+/// `unwrap`: the document becomes the value at `path`.
+///
+/// A singular path that does not exist is an error, or `null` when `optional`. A path with a
+/// wildcard or `..` yields the array of all matches in document order (possibly empty).
+struct Unwrap: Operation {
+    static let name = "unwrap"
+    let path: JSONPath
+    let optional: Bool
+
+    init(_ params: inout RuleParams) throws(ReshapeError) {
+        path = try params.path("path")
+        optional = try params.bool("optional", default: false)
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        if path.isSingular {
+            switch path.resolve(in: document.root) {
+            case .found(let node):
+                document.replaceRoot(with: Make.retain(node))
+            case .missing(let at, let message):
+                guard optional else { throw ReshapeError(.ruleFailed, message, path: at) }
+                document.replaceRoot(with: Make.null())
+            }
+            return
+        }
+        let selection = Selection(path, in: document.root)
+        // With `..`, one match can lie inside another; copies keep the new tree free of shared
+        // nodes, so that later rules editing one match cannot change another.
+        let copies = path.descendantSegmentCount > 0
+        let array = try Make.array()
+        do throws(ReshapeError) {
+            for match in selection.matches {
+                let node = selection.node(match)
+                if copies {
+                    guard let copy = json_deep_copy(node) else { throw .outOfMemory() }
+                    try Make.append(array, copy)
+                } else {
+                    try Make.append(array, Make.retain(node))
+                }
+            }
+        } catch {
+            Make.release(array)
+            throw error
+        }
+        document.replaceRoot(with: array)
+    }
+}

@@ -1,0 +1,20 @@
+/// `wrap`: the document becomes `{key: document}`.
+struct Wrap: Operation {
+    static let name = "wrap"
+    let key: String
+
+    init(_ params: inout RuleParams) throws(ReshapeError) {
+        key = try params.string("key")
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let object = try Make.object()
+        do throws(ReshapeError) {
+            try Make.set(object, key, Make.retain(document.root))
+        } catch {
+            Make.release(object)
+            throw error
+        }
+        document.replaceRoot(with: object)
+    }
+}

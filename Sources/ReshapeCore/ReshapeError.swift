@@ -1,0 +1,106 @@
+/// The one error type of Reshape: a stable code, a message, and where it happened.
+///
+/// Every failure carries enough to act on: the 1-based index and op of the rule that failed,
+/// the RFC 9535 normalized path of the value it failed on (`$['users']['-Nx1'][0]`), and for JSON
+/// text that cannot be read, the line, column and byte position of the problem.
+public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is. The raw values are stable and shared by every binding.
+    public enum Code: String, Sendable, CaseIterable {
+        /// The input is not valid JSON (syntax, encoding, or a duplicate member name).
+        case invalidJSON = "invalid_json"
+        /// The rules document is not valid JSON or breaks the rules contract.
+        case invalidRules = "invalid_rules"
+        /// A rule met a value it cannot reshape.
+        case ruleFailed = "rule_failed"
+        /// The input goes beyond a documented limit, such as the nesting depth.
+        case limitExceeded = "limit_exceeded"
+        /// The caller passed an argument the API does not accept.
+        case invalidArgument = "invalid_argument"
+        /// Memory ran out.
+        case outOfMemory = "out_of_memory"
+        /// A bug in Reshape. Please report it.
+        case `internal` = "internal"
+
+        /// The status number of this code in the C API (`reshape_status`); never renumbered.
+        public var status: Int32 {
+            switch self {
+            case .invalidJSON: 1
+            case .invalidRules: 2
+            case .ruleFailed: 3
+            case .limitExceeded: 4
+            case .invalidArgument: 5
+            case .outOfMemory: 6
+            case .internal: 7
+            }
+        }
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// What went wrong, in one line, without the location (see ``description`` for both).
+    public var message: String
+    /// The 1-based index of the rule that failed, or 0 when no rule is involved.
+    public var rule: Int
+    /// The op of the rule that failed (`"keyedToArray"`), or `""` when no rule is involved.
+    public var op: String
+    /// The RFC 9535 normalized path of the failing value, or `""` when there is none.
+    public var path: String
+    /// The 1-based line of a problem in JSON text, or 0.
+    public var line: Int
+    /// The 1-based column (in Unicode scalars) of a problem in JSON text, or 0.
+    public var column: Int
+    /// The 0-based byte offset of a problem in JSON text, or 0 when `line` is 0.
+    public var position: Int
+
+    /// Creates an error. Prefer the engine's own errors; this exists for layers above it.
+    /// - Parameters:
+    ///   - code: What kind of failure this is.
+    ///   - message: One line saying what went wrong.
+    ///   - rule: The 1-based index of the failing rule, or 0.
+    ///   - op: The op of the failing rule, or `""`.
+    ///   - path: The normalized path of the failing value, or `""`.
+    ///   - line: The 1-based line in JSON text, or 0.
+    ///   - column: The 1-based column in JSON text, or 0.
+    ///   - position: The 0-based byte offset in JSON text.
+    public init(
+        _ code: Code, _ message: String, rule: Int = 0, op: String = "", path: String = "",
+        line: Int = 0, column: Int = 0, position: Int = 0
+    ) {
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.op = op
+        self.path = path
+        self.line = line
+        self.column = column
+        self.position = position
+    }
+
+    /// The error as one line: code, rule, path, line and column, then the message.
+    ///
+    /// `rule_failed: rule 2 (keyedToArray) at $['users']['u1']: expected an object, found a string`.
+    /// The CLI prints exactly this after `reshape: `; the C and Python bindings carry it as their message.
+    public var description: String {
+        var location = ""
+        if rule > 0 { location = "rule \(rule) (\(op))" }
+        if !path.isEmpty { location += location.isEmpty ? "at \(path)" : " at \(path)" }
+        if line > 0 { location += (location.isEmpty ? "" : ", ") + "line \(line), column \(column)" }
+        return location.isEmpty ? "\(code.rawValue): \(message)" : "\(code.rawValue): \(location): \(message)"
+    }
+}
+
+extension ReshapeError {
+    static func outOfMemory() -> ReshapeError {
+        ReshapeError(.outOfMemory, "out of memory")
+    }
+
+    /// The same error, attributed to a rule.
+    func inRule(_ index: Int, _ op: String) -> ReshapeError {
+        var copy = self
+        if copy.rule == 0 {
+            copy.rule = index
+            copy.op = op
+        }
+        return copy
+    }
+}

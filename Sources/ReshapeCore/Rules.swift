@@ -1,0 +1,90 @@
+internal import CJansson
+
+/// A compiled rules document: the reshaping to apply to JSON, checked once and then reused.
+///
+/// Immutable once built, so one value can be used by any number of threads at once.
+///
+/// ```swift
+/// let rules = try Rules(json: #"[{"op": "keyedToArray", "idKey": "objectId", "wrapIn": "objects"}]"#)
+/// let output = try rules.apply(to: #"{"u1": {"name": "Ada"}}"#)
+/// // {"objects":[{"objectId":"u1","name":"Ada"}]}
+/// ```
+public struct Rules: Sendable {
+    private let operations: [any Operation]
+
+    /// Compiles a rules document given as JSON text.
+    /// - Parameter json: a JSON array of rules, or an object `{"rules": [...]}`.
+    /// - Throws: `ReshapeError` with code `invalid_rules`, naming the rule, the param and, for a
+    ///   typo, what was probably meant.
+    public init(json: String) throws(ReshapeError) {
+        self.operations = try json.withUTF8Bytes { (bytes) throws(ReshapeError) in try RulesCompiler.compile(bytes) }
+    }
+
+    /// Compiles a rules document given as UTF-8 bytes.
+    /// - Parameter json: a JSON array of rules, or an object `{"rules": [...]}`.
+    /// - Throws: `ReshapeError` with code `invalid_rules`.
+    public init(json: [UInt8]) throws(ReshapeError) {
+        self.operations = try json.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try RulesCompiler.compile(bytes) }
+    }
+
+    /// Compiles a rules document given as UTF-8 bytes in memory the caller owns.
+    /// - Parameter json: a JSON array of rules, or an object `{"rules": [...]}`.
+    /// - Throws: `ReshapeError` with code `invalid_rules`.
+    public init(json: UnsafeRawBufferPointer) throws(ReshapeError) {
+        self.operations = try RulesCompiler.compile(json)
+    }
+
+    /// The number of rules.
+    public var count: Int { operations.count }
+
+    /// The op of each rule, in order.
+    public var ops: [String] { operations.map { type(of: $0).name } }
+
+    /// Reshapes a JSON document.
+    /// - Parameters:
+    ///   - input: UTF-8 JSON text.
+    ///   - options: output and input options.
+    /// - Returns: the reshaped document as UTF-8 JSON text, compact unless `.pretty` is given.
+    /// - Throws: `ReshapeError`: `invalid_json` for input that is not JSON, `rule_failed` when a
+    ///   rule cannot reshape a value, `limit_exceeded`, or `invalid_argument` for unknown options.
+    public func apply(to input: UnsafeRawBufferPointer, options: ApplyOptions = []) throws(ReshapeError) -> [UInt8] {
+        try reshape(input, options: options).toArray()
+    }
+
+    /// Reshapes a JSON document given as bytes. See ``apply(to:options:)-(UnsafeRawBufferPointer,_)``.
+    public func apply(to input: [UInt8], options: ApplyOptions = []) throws(ReshapeError) -> [UInt8] {
+        try input.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try apply(to: bytes, options: options) }
+    }
+
+    /// Reshapes a JSON document given as a string, returning a string.
+    public func apply(to input: String, options: ApplyOptions = []) throws(ReshapeError) -> String {
+        let output = try input.withUTF8Bytes { (bytes) throws(ReshapeError) in try apply(to: bytes, options: options) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Reshapes and hands over the output buffer itself, NUL-terminated: the C layer gives it to
+    /// its caller without a copy. Free the pointer with `deallocate()`.
+    package func applyTakingBuffer(
+        _ input: UnsafeRawBufferPointer, options: ApplyOptions
+    ) throws(ReshapeError) -> (pointer: UnsafeMutablePointer<UInt8>, count: Int) {
+        try reshape(input, options: options).take()
+    }
+
+    private func reshape(_ input: UnsafeRawBufferPointer, options: ApplyOptions) throws(ReshapeError) -> ByteBuffer {
+        let unknown = options.subtracting(.all)
+        guard unknown.isEmpty else {
+            throw ReshapeError(.invalidArgument, "unknown option flags 0x\(hex(unknown.rawValue, width: 1))")
+        }
+        let root = try JSONParser.parse(input, allowDuplicateKeys: options.contains(.allowDuplicateKeys))
+        let document = Document(root: root)
+        for (offset, operation) in operations.enumerated() {
+            do throws(ReshapeError) {
+                try operation.apply(to: document)
+            } catch {
+                throw error.inRule(offset + 1, type(of: operation).name)
+            }
+        }
+        let writer = JSONWriter(pretty: options.contains(.pretty), capacityHint: input.count + input.count / 8 + 64)
+        return writer.write(document.root)
+    }
+}

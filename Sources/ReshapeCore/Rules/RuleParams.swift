@@ -1,0 +1,120 @@
+/// The params of one rule object, read by type with exact messages for whatever is wrong.
+///
+/// Each op's initializer asks for every param it knows; `finish()` then rejects the rest, with a
+/// suggestion for a typo.
+struct RuleParams {
+    /// The 1-based index of the rule in the document.
+    let index: Int
+    let op: String
+    private let members: [(name: String, node: Node)]
+    private var known: [String] = ["op"]
+
+    /// - Parameter object: the rule object (borrowed; only read during compilation).
+    init(index: Int, op: String, object: Node) {
+        self.index = index
+        self.op = op
+        var members: [(name: String, node: Node)] = []
+        object.forEachMember { key, value in members.append((String(jsonBytes: key), value)) }
+        self.members = members
+    }
+
+    func failure(_ message: String) -> ReshapeError {
+        ReshapeError(.invalidRules, message, rule: index, op: op)
+    }
+
+    private mutating func lookup(_ name: String) -> Node? {
+        known.append(name)
+        return members.first(where: { $0.name == name })?.node
+    }
+
+    /// A string param; required when `defaultValue` is nil.
+    mutating func string(_ name: String, default defaultValue: String? = nil) throws(ReshapeError) -> String {
+        guard let node = lookup(name) else {
+            guard let defaultValue else { throw failure("missing required param \(quoted(name))") }
+            return defaultValue
+        }
+        return try stringValue(node, name)
+    }
+
+    /// A string param with no default: nil when absent.
+    mutating func optionalString(_ name: String) throws(ReshapeError) -> String? {
+        guard let node = lookup(name) else { return nil }
+        return try stringValue(node, name)
+    }
+
+    mutating func bool(_ name: String, default defaultValue: Bool) throws(ReshapeError) -> Bool {
+        guard let node = lookup(name) else { return defaultValue }
+        guard node.kind == .bool else { throw wrongType(name, "a boolean", node) }
+        return node.isTrue
+    }
+
+    /// A param that takes one of a fixed set of strings.
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(
+        _ name: String, default defaultValue: Choice
+    ) throws(ReshapeError) -> Choice where Choice.RawValue == String {
+        guard let node = lookup(name) else { return defaultValue }
+        let text = try stringValue(node, name)
+        if let choice = Choice(rawValue: text) { return choice }
+        let allowed = Choice.allCases.map(\.rawValue)
+        throw failure(
+            "param \(quoted(name)) must be one of \(allowed.map { quoted($0) }.joined(separator: ", ")), "
+                + "found \(quoted(text))\(Suggestion.hint(for: text, among: allowed))")
+    }
+
+    /// A JSONPath param; required when `defaultValue` is nil.
+    mutating func path(_ name: String, default defaultValue: String? = nil) throws(ReshapeError) -> JSONPath {
+        let text = try string(name, default: defaultValue)
+        switch JSONPathParser.parse(text) {
+        case .success(let path):
+            return path
+        case .failure(let problem):
+            throw failure(
+                "param \(quoted(name)): invalid path \(quoted(text)): \(problem.message) (at character \(problem.character))")
+        }
+    }
+
+    /// Any JSON value; required.
+    mutating func value(_ name: String) throws(ReshapeError) -> ConstantValue {
+        guard let node = lookup(name) else { throw failure("missing required param \(quoted(name))") }
+        return ConstantValue(node)
+    }
+
+    /// An object whose members map names to names; required. Member order is kept.
+    mutating func nameMap(_ name: String) throws(ReshapeError) -> [(from: String, to: String)] {
+        guard let node = lookup(name) else { throw failure("missing required param \(quoted(name))") }
+        guard node.isObject else { throw wrongType(name, "an object of names", node) }
+        var pairs: [(from: String, to: String)] = []
+        var problem: ReshapeError? = nil
+        node.forEachMember { key, value in
+            let from = String(jsonBytes: key)
+            guard value.kind == .string else {
+                if problem == nil {
+                    problem = failure("param \(quoted(name)): the new name for \(quoted(from)) must be a string, found \(value.kind.described)")
+                }
+                return
+            }
+            pairs.append((from, String(jsonBytes: value.stringBytes)))
+        }
+        if let problem { throw problem }
+        return pairs
+    }
+
+    /// Rejects params the op did not ask for.
+    func finish() throws(ReshapeError) {
+        for member in members where !known.contains(member.name) {
+            let others = known.dropFirst().map { quoted($0) }.joined(separator: ", ")
+            let hint = Suggestion.hint(for: member.name, among: Array(known.dropFirst()))
+            let help = hint.isEmpty ? (others.isEmpty ? "; \(op) takes no params" : "; \(op) takes \(others)") : hint
+            throw failure("unknown param \(quoted(member.name))\(help)")
+        }
+    }
+
+    private func stringValue(_ node: Node, _ name: String) throws(ReshapeError) -> String {
+        guard node.kind == .string else { throw wrongType(name, "a string", node) }
+        return String(jsonBytes: node.stringBytes)
+    }
+
+    private func wrongType(_ name: String, _ expected: String, _ node: Node) -> ReshapeError {
+        failure("param \(quoted(name)) must be \(expected), found \(node.kind.described)")
+    }
+}

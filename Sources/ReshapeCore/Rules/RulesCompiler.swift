@@ -1,0 +1,71 @@
+internal import CJansson
+
+/// Turns a rules document into compiled operations, or says exactly what is wrong with it.
+///
+/// The document is a JSON array of rule objects, or an object `{"rules": [...]}`. Each rule is
+/// `{"op": NAME, ...params}`.
+enum RulesCompiler {
+    static func compile(_ text: UnsafeRawBufferPointer) throws(ReshapeError) -> [any Operation] {
+        let root = try JSONParser.parse(text, errorCode: .invalidRules)
+        defer { json_decref(root) }
+        let list = try ruleList(in: root)
+        var operations: [any Operation] = []
+        operations.reserveCapacity(list.arrayCount)
+        for position in 0..<list.arrayCount {
+            guard let rule = list.element(position) else { continue }
+            operations.append(try compileRule(rule, index: position + 1))
+        }
+        return operations
+    }
+
+    private static func ruleList(in root: Node) throws(ReshapeError) -> Node {
+        if root.isArray { return root }
+        guard root.isObject else {
+            throw ReshapeError(
+                .invalidRules,
+                "the rules document must be an array of rules or an object with \"rules\", found \(root.kind.described)")
+        }
+        var list: Node? = nil
+        var unknown: String? = nil
+        root.forEachMember { key, value in
+            let name = String(jsonBytes: key)
+            if name == "rules" { list = value } else if unknown == nil { unknown = name }
+        }
+        if let unknown {
+            throw ReshapeError(
+                .invalidRules,
+                "unknown member \(quoted(unknown)) in the rules document\(Suggestion.hint(for: unknown, among: ["rules"]))")
+        }
+        guard let list else { throw ReshapeError(.invalidRules, "missing \"rules\" in the rules document") }
+        guard list.isArray else {
+            throw ReshapeError(.invalidRules, "\"rules\" must be an array, found \(list.kind.described)")
+        }
+        return list
+    }
+
+    private static func compileRule(_ rule: Node, index: Int) throws(ReshapeError) -> any Operation {
+        guard rule.isObject else {
+            throw ReshapeError(.invalidRules, "a rule must be an object, found \(rule.kind.described)", rule: index)
+        }
+        var opNode: Node? = nil
+        rule.forEachMember { key, value in
+            if key.elementsEqual("op".utf8) { opNode = value }
+        }
+        guard let opNode else {
+            throw ReshapeError(.invalidRules, "missing \"op\"; ops are \(Operations.names.joined(separator: ", "))", rule: index)
+        }
+        guard opNode.kind == .string else {
+            throw ReshapeError(.invalidRules, "\"op\" must be a string, found \(opNode.kind.described)", rule: index)
+        }
+        let name = String(jsonBytes: opNode.stringBytes)
+        guard let type = Operations.type(named: name) else {
+            let hint = Suggestion.hint(for: name, among: Operations.names)
+            let help = hint.isEmpty ? "; ops are \(Operations.names.joined(separator: ", "))" : hint
+            throw ReshapeError(.invalidRules, "unknown op \(quoted(name))\(help)", rule: index, op: name)
+        }
+        var params = RuleParams(index: index, op: name, object: rule)
+        let operation = try type.init(&params)
+        try params.finish()
+        return operation
+    }
+}
