@@ -28,11 +28,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(
-            name: "ReshapeCoreTests",
-            dependencies: ["ReshapeCore", "ReshapeCLI"],
-            exclude: [],
-            resources: []
-        ),
+        // Tests. Fixtures in Tests/Fixtures are shared with the C and Python suites.
+        .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
+        .testTarget(name: "ReshapeCoreTests", dependencies: ["ReshapeCore", "FixtureSupport"]),
+        .testTarget(name: "ReshapeCLITests", dependencies: ["ReshapeCLI", "FixtureSupport"]),
     ]
 )

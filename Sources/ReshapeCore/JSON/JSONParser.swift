@@ -28,6 +28,9 @@ struct JSONParser: ~Copyable {
         var keyStart = -1
         /// For arrays: index of the current element.
         var count = 0
+        /// True while the current member's or element's value is being read: only then does the
+        /// frame add a step to the path of an error.
+        var inValue = false
     }
 
     /// Parses `text` into a new tree. The caller owns the returned reference.
@@ -122,12 +125,17 @@ struct JSONParser: ~Copyable {
                     index += 1
                     stack.removeLast()
                 } else {
-                    if byte == UInt8(ascii: "{") { try parseMemberName() }
+                    if byte == UInt8(ascii: "{") {
+                        try parseMemberName()
+                    } else {
+                        stack[stack.count - 1].inValue = true
+                    }
                     continue
                 }
             }
             // The value is complete: move on to the next member or element, closing containers.
             while let top = stack.last {
+                stack[stack.count - 1].inValue = false
                 skipWhitespace()
                 guard index < text.count else {
                     throw failure(at: index, "unexpected end of input, expected ',' or '\(top.isObject ? "}" : "]")'")
@@ -139,6 +147,7 @@ struct JSONParser: ~Copyable {
                         try parseMemberName()
                     } else {
                         stack[stack.count - 1].count += 1
+                        stack[stack.count - 1].inValue = true
                     }
                     break
                 }
@@ -191,6 +200,7 @@ struct JSONParser: ~Copyable {
             throw failure(at: index, "expected ':' after a member name, found \(describeByte(at: index))")
         }
         index += 1
+        stack[stack.count - 1].inValue = true
     }
 
     // MARK: - Scalars
@@ -386,11 +396,13 @@ struct JSONParser: ~Copyable {
     }
 
     /// The normalized path of the value being read, from the open containers.
+    /// Empty when the problem is outside any container (an empty input, trailing data).
     private func currentPath() -> String {
+        guard !stack.isEmpty else { return "" }
         var path = NormalizedPath()
         for frame in stack {
+            guard frame.inValue else { break }
             if frame.isObject {
-                guard frame.keyStart >= 0 else { break }
                 path.append(key: decodedKey(at: frame.keyStart))
             } else {
                 path.append(index: frame.count)
