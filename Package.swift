@@ -31,6 +31,6 @@ let package = Package(
         // Tests. Fixtures in Tests/Fixtures are shared with the C and Python suites.
         .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
         .testTarget(name: "ReshapeCoreTests", dependencies: ["ReshapeCore", "FixtureSupport"]),
-        .testTarget(name: "ReshapeCLITests", dependencies: ["ReshapeCLI", "FixtureSupport"]),
+        .testTarget(name: "ReshapeCLITests", dependencies: ["ReshapeCLI", "ReshapeCore", "FixtureSupport"]),
     ]
 )

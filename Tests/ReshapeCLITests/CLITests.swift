@@ -1,1 +1,124 @@
+import FixtureSupport
+import Foundation
+import ReshapeCore
 import Testing
+
+/// The `reshape` command end to end: the same bytes as the engine's Swift API for every fixture,
+/// one-line errors, exit statuses, files written only on success.
+@Suite struct CLITests {
+    @Test(arguments: Fixture.all.filter { $0.extraFlags == 0 })
+    func fixtureGivesTheSameBytesAsTheAPI(_ fixture: Fixture) throws {
+        let folder = Fixture.directory.appendingPathComponent(fixture.name)
+        var arguments = ["--rules", folder.appendingPathComponent("rules.json").path, folder.appendingPathComponent("input.json").path]
+        if fixture.pretty { arguments.append("--pretty") }
+        if fixture.allowDuplicateKeys { arguments.append("--allow-duplicate-keys") }
+        let outcome = try CLIRunner.run(arguments)
+        let api = Result { () throws(ReshapeError) -> [UInt8] in
+            try Rules(json: fixture.rules).apply(to: fixture.input, options: ApplyOptions(rawValue: fixture.flags))
+        }
+        switch api {
+        case .success(let bytes):
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout == bytes)
+            #expect(outcome.stderr.isEmpty)
+        case .failure(let error):
+            let expectedStatus: Int32 = error.code == .invalidRules ? 2 : 1
+            #expect(outcome.status == expectedStatus)
+            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stderr == "reshape: \(error.description)\n")
+            #expect(outcome.stderr == "reshape: \(fixture.error?.description ?? "")\n")
+        }
+    }
+
+    @Test func readsStandardInputWithDashOrNothing() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let rules = directory.appendingPathComponent("rules.json")
+        try Data(#"[{"op": "unwrap", "path": "$.data"}]"#.utf8).write(to: rules)
+        for arguments in [["--rules", rules.path, "-"], ["--rules", rules.path]] {
+            let outcome = try CLIRunner.run(arguments, stdin: Array(#"{"data": {"b": 1}}"#.utf8))
+            #expect(outcome.status == 0)
+            #expect(String(decoding: outcome.stdout, as: UTF8.self) == #"{"b":1}"#)
+        }
+    }
+
+    @Test func outputFileIsWrittenOnlyOnSuccess() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let rules = directory.appendingPathComponent("rules.json")
+        let output = directory.appendingPathComponent("out.json")
+        try Data(#"[{"op": "keyedToArray"}]"#.utf8).write(to: rules)
+
+        let good = try CLIRunner.run(["--rules", rules.path, "--pretty", "-o", output.path], stdin: Array(#"{"a": {"n": 1}}"#.utf8))
+        #expect(good.status == 0)
+        #expect(good.stdout.isEmpty)
+        #expect(try String(contentsOf: output, encoding: .utf8) == "[\n  {\n    \"id\": \"a\",\n    \"n\": 1\n  }\n]")
+
+        let bad = try CLIRunner.run(["--rules", rules.path, "--output", output.path], stdin: Array(#"{"a": 1}"#.utf8))
+        #expect(bad.status == 1)
+        #expect(bad.stderr == "reshape: rule_failed: rule 1 (keyedToArray) at $['a']: expected an object, found a number\n")
+        #expect(try String(contentsOf: output, encoding: .utf8).contains("\"n\": 1"), "the earlier output must stay intact")
+
+        let fresh = directory.appendingPathComponent("never.json")
+        _ = try CLIRunner.run(["--rules", rules.path, "-o", fresh.path], stdin: Array("{".utf8))
+        #expect(!FileManager.default.fileExists(atPath: fresh.path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(leftovers == ["out.json", "rules.json"])
+    }
+
+    @Test func checkValidatesRules() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let good = directory.appendingPathComponent("good.json")
+        try Data(#"{"rules": [{"op": "unwrap", "path": "$.data"}, {"op": "convertKeys"}]}"#.utf8).write(to: good)
+        let ok = try CLIRunner.run(["check", good.path])
+        #expect(ok.status == 0)
+        #expect(String(decoding: ok.stdout, as: UTF8.self) == "\(good.path): ok, 2 rules: unwrap, convertKeys\n")
+
+        let bad = directory.appendingPathComponent("bad.json")
+        try Data(#"[{"op": "unwrap", "path": "$.data", "optinal": true}]"#.utf8).write(to: bad)
+        let failed = try CLIRunner.run(["check", bad.path])
+        #expect(failed.status == 2)
+        #expect(failed.stderr == "reshape: invalid_rules: rule 1 (unwrap): unknown param \"optinal\"; did you mean \"optional\"?\n")
+    }
+
+    @Test(arguments: [
+        ([String](), "reshape: invalid_argument: Missing expected argument '--rules <RULES.json>' (see 'reshape --help')\n"),
+        (["--rules"], "reshape: invalid_argument: Missing value for '--rules <RULES.json>' (see 'reshape --help')\n"),
+        (["--rules", "r.json", "--colour"], "reshape: invalid_argument: Unknown option '--colour' (see 'reshape --help')\n"),
+        (["--rules", "/nonexistent/r.json"], "reshape: invalid_argument: cannot read rules file '/nonexistent/r.json': No such file or directory\n"),
+        (["check", "/nonexistent/r.json"], "reshape: invalid_argument: cannot read rules file '/nonexistent/r.json': No such file or directory\n"),
+    ])
+    func usageErrorsExitTwoWithOneLine(arguments: [String], message: String) throws {
+        let outcome = try CLIRunner.run(arguments)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr == message)
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test func unreadableInputAndUnwritableOutputAreUsageErrors() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let rules = directory.appendingPathComponent("rules.json")
+        try Data("[]".utf8).write(to: rules)
+        let missing = try CLIRunner.run(["--rules", rules.path, directory.appendingPathComponent("nope.json").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("reshape: invalid_argument: cannot read input file"))
+        let unwritable = try CLIRunner.run(["--rules", rules.path, "-o", "/nonexistent/dir/out.json"], stdin: Array("{}".utf8))
+        #expect(unwritable.status == 2)
+        #expect(unwritable.stderr.hasPrefix("reshape: invalid_argument: cannot write output file '/nonexistent/dir/out.json'"))
+    }
+
+    @Test func helpShowsUsageAndExamples() throws {
+        let outcome = try CLIRunner.run(["--help"])
+        let text = String(decoding: outcome.stdout, as: UTF8.self)
+        #expect(outcome.status == 0)
+        #expect(text.contains("reshape --rules RULES.json [INPUT|-] [--output FILE] [--pretty]"))
+        #expect(text.contains("reshape check RULES.json"))
+        #expect(text.contains("EXAMPLES:"))
+        #expect(text.contains("EXIT STATUS:"))
+        let apply = try CLIRunner.run(["apply", "--help"])
+        #expect(String(decoding: apply.stdout, as: UTF8.self).contains("--allow-duplicate-keys"))
+    }
+
+    @Test func versionMatchesTheEngine() throws {
+        let outcome = try CLIRunner.run(["--version"])
+        #expect(String(decoding: outcome.stdout, as: UTF8.self) == ReshapeVersion.string + "\n")
+    }
+}

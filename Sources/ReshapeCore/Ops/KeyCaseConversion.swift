@@ -92,7 +92,7 @@ enum KeyCaseConversion {
             } else if isLowercaseLetter(scalar) {
                 result += isLastCased ? String(scalar) : properties.titlecaseMapping
                 isLastCased = true
-            } else if !properties.isCaseIgnorable {
+            } else if !isCaseIgnorable(scalar) {
                 result.unicodeScalars.append(scalar)
                 isLastCased = false
             } else {
@@ -115,6 +115,17 @@ enum KeyCaseConversion {
         return nil
     }
 
+    /// Foundation's case-ignorable set, the classic Unicode definition (D47 before Unicode 5.2):
+    /// categories Mn, Me, Cf, Lm and Sk, plus apostrophe, soft hyphen and right single quotation
+    /// mark. Unlike today's Case_Ignorable it leaves out `.`, `:` and other mid-word punctuation,
+    /// which matters: `a_b.c` becomes `aB.C`.
+    private static func isCaseIgnorable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .modifierLetter, .modifierSymbol: return true
+        default: return scalar.value == 0x27 || scalar.value == 0xAD || scalar.value == 0x2019
+        }
+    }
+
     /// Foundation's uppercase letter set: general categories Lu and Lt.
     private static func isUppercaseLetter(_ scalar: Unicode.Scalar) -> Bool {
         let category = scalar.properties.generalCategory
@@ -128,13 +139,15 @@ enum KeyCaseConversion {
 
     // MARK: - ASCII
 
-    /// ASCII without `\r` (which joins `\n` into one Character and so needs the string path) and
-    /// without the case-ignorable punctuation that `capitalized` treats specially.
+    /// ASCII without `\r` (which joins a following `\n` into one Character, so such names take
+    /// the string path).
     private static func isPlainASCII(_ key: KeyBytes) -> Bool {
-        key.allSatisfy { byte in
-            byte < 0x80 && byte != UInt8(ascii: "\r") && byte != UInt8(ascii: "'") && byte != UInt8(ascii: ".")
-                && byte != UInt8(ascii: ":") && byte != UInt8(ascii: "^") && byte != UInt8(ascii: "`")
-        }
+        key.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") }
+    }
+
+    /// The ASCII members of `isCaseIgnorable`: `'`, `^` and `` ` ``.
+    private static func isASCIICaseIgnorable(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "'") || byte == UInt8(ascii: "^") || byte == UInt8(ascii: "`")
     }
 
     private static func isASCIIUppercase(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "A") < 26 }
@@ -163,7 +176,7 @@ enum KeyCaseConversion {
                     isLastCased = true
                 } else {
                     result.append(byte)
-                    isLastCased = false
+                    if !isASCIICaseIgnorable(byte) { isLastCased = false }
                 }
             }
         }
