@@ -122,3 +122,51 @@ import Testing
         #expect(String(decoding: outcome.stdout, as: UTF8.self) == ReshapeVersion.string + "\n")
     }
 }
+
+/// The documentation and the examples are run, so they never rot.
+@Suite struct DocumentationTests {
+    static let root = Fixture.directory.deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func firebaseExampleGivesItsExpectedOutput() throws {
+        let folder = Self.root.appendingPathComponent("examples/firebase-users")
+        let outcome = try CLIRunner.run([
+            "--rules", folder.appendingPathComponent("rules.json").path,
+            folder.appendingPathComponent("users.json").path, "--pretty",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout == [UInt8](try Data(contentsOf: folder.appendingPathComponent("expected.json"))))
+    }
+
+    /// Each op's example in docs/rules.md: a ```json block with one rule, then `input` → `output`.
+    @Test func rulesReferenceExamplesHold() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        let blocks = text.components(separatedBy: "```json\n").dropFirst()
+        var checked = 0
+        for block in blocks {
+            let parts = block.components(separatedBy: "\n```\n")
+            guard parts.count >= 2, parts[0].hasPrefix("{\"op\"") else { continue }
+            let prose = parts[1].components(separatedBy: "\n\n")[0]
+            let quoted = prose.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+            guard prose.contains("→"), let input = quoted.first, let output = quoted.last else { continue }
+            let rules = try Rules(json: "[\(parts[0])]")
+            #expect(try rules.apply(to: input) == output, "\(parts[0])")
+            checked += 1
+        }
+        #expect(checked == 11, "one example per op")
+    }
+
+    @Test func readmeFirstExampleHolds() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
+        guard let rulesStart = lines.firstIndex(of: "$ cat rules.json"),
+            let inputLine = lines.firstIndex(where: { $0.hasPrefix("$ curl -s") && !$0.contains("|") }),
+            let outputLine = lines.firstIndex(where: { $0.hasPrefix("$ curl -s") && $0.contains("| reshape") })
+        else {
+            Issue.record("the README's first example is missing")
+            return
+        }
+        let rules = lines[(rulesStart + 1)..<inputLine].joined(separator: "\n")
+        let output = try Rules(json: rules).apply(to: lines[inputLine + 1])
+        #expect(output == lines[outputLine + 1])
+    }
+}
