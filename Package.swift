@@ -5,8 +5,12 @@ import PackageDescription
 let package = Package(
     name: "Reshape",
     products: [
+        .library(name: "Reshape", targets: ["Reshape"]),
         .library(name: "ReshapeCore", targets: ["ReshapeCore"]),
         .executable(name: "reshape", targets: ["ReshapeCLI"]),
+        // The C library. CMakeLists.txt builds it statically linked with the Swift runtime and
+        // installs it as libreshape.so with a SONAME and only reshape_* exported.
+        .library(name: "ReshapeC", type: .dynamic, targets: ["ReshapeC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -19,7 +23,10 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         // Layer 2: the engine. Swift standard library and jansson only, no Foundation.
-        .target(name: "ReshapeCore", dependencies: ["CJansson"]),
+        .target(name: "ReshapeCore", dependencies: ["CJansson"], linkerSettings: [.linkedLibrary("m")]),
+        // Layer 3: the C ABI (@_cdecl functions declared in include/reshape.h) and typed decoding.
+        .target(name: "ReshapeC", dependencies: ["ReshapeCore"]),
+        .target(name: "Reshape", dependencies: ["ReshapeCore"]),
         // Layer 4: the command-line tool.
         .executableTarget(
             name: "ReshapeCLI",
@@ -32,5 +39,9 @@ let package = Package(
         .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
         .testTarget(name: "ReshapeCoreTests", dependencies: ["ReshapeCore", "FixtureSupport"]),
         .testTarget(name: "ReshapeCLITests", dependencies: ["ReshapeCLI", "ReshapeCore", "FixtureSupport"]),
+        .testTarget(name: "ReshapeTests", dependencies: ["Reshape", "FixtureSupport"]),
+        // Benchmarks print figures; they are built by the test command but never run by CI.
+        .executableTarget(
+            name: "ReshapeBenchmarks", dependencies: ["Reshape"], path: "Benchmarks/ReshapeBenchmarks"),
     ]
 )

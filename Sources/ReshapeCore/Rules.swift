@@ -70,13 +70,8 @@ public struct Rules: Sendable {
         try reshape(input, options: options).take()
     }
 
-    private func reshape(_ input: UnsafeRawBufferPointer, options: ApplyOptions) throws(ReshapeError) -> ByteBuffer {
-        let unknown = options.subtracting(.all)
-        guard unknown.isEmpty else {
-            throw ReshapeError(.invalidArgument, "unknown option flags 0x\(hex(unknown.rawValue, width: 1))")
-        }
-        let root = try JSONParser.parse(input, allowDuplicateKeys: options.contains(.allowDuplicateKeys))
-        let document = Document(root: root)
+    /// Runs every rule in order, attributing a failure to its rule.
+    func run(on document: Document) throws(ReshapeError) {
         for (offset, operation) in operations.enumerated() {
             do throws(ReshapeError) {
                 try operation.apply(to: document)
@@ -84,6 +79,16 @@ public struct Rules: Sendable {
                 throw error.inRule(offset + 1, type(of: operation).name)
             }
         }
+    }
+
+    private func reshape(_ input: UnsafeRawBufferPointer, options: ApplyOptions) throws(ReshapeError) -> ByteBuffer {
+        let unknown = options.subtracting(.all)
+        guard unknown.isEmpty else {
+            throw ReshapeError(.invalidArgument, "unknown option flags 0x\(hex(unknown.rawValue, width: 1))")
+        }
+        let root = try JSONParser.parse(input, allowDuplicateKeys: options.contains(.allowDuplicateKeys))
+        let document = Document(root: root)
+        try run(on: document)
         let writer = JSONWriter(pretty: options.contains(.pretty), capacityHint: input.count + input.count / 8 + 64)
         return writer.write(document.root)
     }

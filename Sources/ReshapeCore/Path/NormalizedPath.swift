@@ -1,8 +1,10 @@
 /// An RFC 9535 normalized path (§2.7), the one way errors name a location: `$['users']['-Nx1'][0]`.
-struct NormalizedPath {
-    private(set) var text = "$"
+package struct NormalizedPath {
+    package private(set) var text = "$"
 
-    mutating func append(key: String) {
+    package init() {}
+
+    package mutating func append(key: String) {
         text += "['"
         for scalar in key.unicodeScalars {
             switch scalar.value {
@@ -26,7 +28,7 @@ struct NormalizedPath {
         append(key: String(jsonBytes: key))
     }
 
-    mutating func append(index: Int) {
+    package mutating func append(index: Int) {
         text += "[\(index)]"
     }
 

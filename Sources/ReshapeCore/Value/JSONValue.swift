@@ -1,0 +1,87 @@
+/// An untyped JSON value that keeps what JSON text says: member order, and numbers exactly.
+///
+/// Read one from JSON text with ``init(json:allowDuplicateKeys:)-([UInt8],_)`` and write it with
+/// ``json(pretty:)``; both go through the engine, so they keep member order and every number.
+/// (Decoding it with a `Decoder` also works, but `JSONDecoder` does not report member order.)
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    /// A number written without fraction or exponent that fits in 64 bits.
+    case integer(Int64)
+    /// A number written with a fraction or exponent that a double holds.
+    case double(Double)
+    /// A number neither `Int64` nor `Double` holds exactly, as its JSON text (`"1e400"`).
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+}
+
+extension JSONValue {
+    /// The member `key` of an object, or nil.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let object) = self else { return nil }
+        return object[key]
+    }
+
+    /// The element at `index` of an array, or nil when out of range.
+    public subscript(index: Int) -> JSONValue? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+
+    /// The string, if this is one.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The object, if this is one.
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// True for `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    /// `null`.
+    public init(nilLiteral: ()) { self = .null }
+    /// A boolean.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer.
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A real.
+    public init(floatLiteral value: Double) { self = .double(value) }
+    /// A string.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An array.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object with the members in the order written.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        var object = JSONObject()
+        for (key, value) in elements { object[key] = value }
+        self = .object(object)
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// The value as compact JSON text.
+    public var description: String {
+        (try? json()).map { String(decoding: $0, as: UTF8.self) } ?? "<not representable as JSON>"
+    }
+}

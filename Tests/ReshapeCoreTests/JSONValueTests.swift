@@ -1,0 +1,45 @@
+import Foundation
+import ReshapeCore
+import Testing
+
+/// `JSONValue` keeps member order and numbers, and goes through rules like text does.
+@Suite struct JSONValueTests {
+    @Test func readsAndWritesWithoutLoss() throws {
+        let text = #"{"z":1,"a":[true,null,2.5,"é"],"big":123456789012345678901234567890,"m":{}}"#
+        let value = try JSONValue(json: text)
+        #expect(value["z"] == .integer(1))
+        #expect(value["a"]?[2] == .double(2.5))
+        #expect(value["big"] == .number("123456789012345678901234567890"))
+        #expect(value.objectValue?.keys == ["z", "a", "big", "m"])
+        #expect(String(decoding: try value.json(), as: UTF8.self) == text)
+    }
+
+    @Test func literalsBuildOrderedObjects() throws {
+        let value: JSONValue = ["b": 1, "a": [1.5, "x", nil, true]]
+        #expect(String(decoding: try value.json(), as: UTF8.self) == #"{"b":1,"a":[1.5,"x",null,true]}"#)
+        var object = JSONObject()
+        object["one"] = 1
+        object["two"] = 2
+        object["one"] = "first"
+        object["two"] = nil
+        #expect(object.keys == ["one"])
+        #expect(object["one"] == "first")
+    }
+
+    @Test func rulesApplyToValues() throws {
+        let rules = try Rules(json: #"[{"op": "keyedToArray", "idKey": "objectId"}]"#)
+        let value: JSONValue = ["u2": ["name": "A"], "u1": ["name": "B"]]
+        #expect(try rules.apply(to: value) == [["objectId": "u2", "name": "A"], ["objectId": "u1", "name": "B"]])
+    }
+
+    @Test func valuesJSONCannotHoldAreRejected() {
+        #expect(throws: ReshapeError(.invalidArgument, "JSON has no nan")) { try JSONValue.double(.nan).json() }
+        #expect(throws: ReshapeError(.invalidArgument, "\"0x10\" is not a JSON number")) { try JSONValue.number("0x10").json() }
+    }
+
+    @Test func codableRoundTripThroughFoundation() throws {
+        let value: JSONValue = ["list": [1, 2.5, "s", nil, false, ["k": "v"]]]
+        let data = try JSONEncoder().encode(value)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: data) == value)
+    }
+}

@@ -1,0 +1,2 @@
+import Reshape
+import Testing
