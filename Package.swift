@@ -25,7 +25,8 @@ let package = Package(
         // Layer 2: the engine. Swift standard library and jansson only, no Foundation.
         .target(name: "ReshapeCore", dependencies: ["CJansson"], linkerSettings: [.linkedLibrary("m")]),
         // Layer 3: the C ABI (@_cdecl functions declared in include/reshape.h) and typed decoding.
-        .target(name: "ReshapeC", dependencies: ["ReshapeCore"]),
+        .systemLibrary(name: "CReshapeABI"),
+        .target(name: "ReshapeC", dependencies: ["ReshapeCore", "CReshapeABI"]),
         .target(name: "Reshape", dependencies: ["ReshapeCore"]),
         // Layer 4: the command-line tool.
         .executableTarget(

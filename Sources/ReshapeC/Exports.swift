@@ -1,1 +1,64 @@
+import CReshapeABI
 import ReshapeCore
+
+// The C API: each function is declared and documented in include/reshape.h, which is the
+// reference. These are thin: check arguments, call the engine, map errors to statuses. Nothing
+// here may trap, since a trap would kill the host process.
+
+@_cdecl("reshape_version")
+public func reshapeVersion() -> UnsafePointer<CChar> {
+    versionCString
+}
+
+@_cdecl("reshape_status_name")
+public func reshapeStatusName(_ status: Int32) -> UnsafePointer<CChar> {
+    StatusNames.name(of: status)
+}
+
+@_cdecl("reshape_rules_new")
+public func reshapeRulesNew(
+    _ spec: UnsafePointer<CChar>?, _ specLength: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+    _ err: UnsafeMutablePointer<reshape_error>?
+) -> Int32 {
+    guard let spec else { return report(.init(.invalidArgument, "spec must not be NULL"), to: err) }
+    guard let out else { return report(.init(.invalidArgument, "out must not be NULL"), to: err) }
+    do throws(ReshapeError) {
+        let rules = try Rules(json: UnsafeRawBufferPointer(start: spec, count: specLength))
+        out.pointee = RulesHandle.retain(rules)
+        return succeed(err)
+    } catch {
+        return report(error, to: err)
+    }
+}
+
+@_cdecl("reshape_rules_free")
+public func reshapeRulesFree(_ rules: OpaquePointer?) {
+    RulesHandle.release(rules)
+}
+
+@_cdecl("reshape_apply")
+public func reshapeApply(
+    _ rules: OpaquePointer?, _ input: UnsafePointer<CChar>?, _ inputLength: Int, _ flags: UInt32,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?,
+    _ err: UnsafeMutablePointer<reshape_error>?
+) -> Int32 {
+    guard let rules = RulesHandle.rules(rules) else {
+        return report(.init(.invalidArgument, "rules must not be NULL"), to: err)
+    }
+    guard let input else { return report(.init(.invalidArgument, "input must not be NULL"), to: err) }
+    guard let out else { return report(.init(.invalidArgument, "out must not be NULL"), to: err) }
+    do throws(ReshapeError) {
+        let buffer = try rules.applyTakingBuffer(
+            UnsafeRawBufferPointer(start: input, count: inputLength), options: ApplyOptions(rawValue: flags))
+        out.pointee = UnsafeMutableRawPointer(buffer.pointer).assumingMemoryBound(to: CChar.self)
+        outLength?.pointee = buffer.count
+        return succeed(err)
+    } catch {
+        return report(error, to: err)
+    }
+}
+
+@_cdecl("reshape_free")
+public func reshapeFree(_ buffer: UnsafeMutablePointer<CChar>?) {
+    buffer?.deallocate()
+}

@@ -47,18 +47,27 @@ struct KeyedToArray: Operation {
         let selection = Selection(path, in: document.root)
         for match in selection.editOrder {
             let records = try array(from: selection.node(match), at: match, in: selection)
-            var replacement = records
-            if let wrapIn {
-                do throws(ReshapeError) {
-                    replacement = try Make.object()
-                    try Make.set(replacement, wrapIn, records)
-                } catch {
-                    Make.release(records)
-                    throw error
-                }
-            }
-            try selection.replace(match, with: replacement, in: document)
+            try selection.replace(match, with: try wrapped(records), in: document)
         }
+    }
+
+    /// `records` (stolen), or a new object holding it under `wrapIn`.
+    private func wrapped(_ records: Node) throws(ReshapeError) -> Node {
+        guard let wrapIn else { return records }
+        let wrapper: Node
+        do throws(ReshapeError) {
+            wrapper = try Make.object()
+        } catch {
+            Make.release(records)
+            throw error
+        }
+        do throws(ReshapeError) {
+            try Make.set(wrapper, wrapIn, records)  // Steals records, also on failure.
+        } catch {
+            Make.release(wrapper)
+            throw error
+        }
+        return wrapper
     }
 
     /// A new array of records for the collection `node` (borrowed).

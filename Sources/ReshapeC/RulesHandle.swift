@@ -1,0 +1,27 @@
+import ReshapeCore
+
+/// What a `reshape_rules *` points to: a retained box around compiled, immutable rules.
+final class RulesHandle: Sendable {
+    let rules: Rules
+
+    private init(_ rules: Rules) {
+        self.rules = rules
+    }
+
+    /// A new handle the C caller owns.
+    static func retain(_ rules: Rules) -> OpaquePointer {
+        OpaquePointer(Unmanaged.passRetained(RulesHandle(rules)).toOpaque())
+    }
+
+    /// The rules behind a handle, without taking ownership.
+    static func rules(_ handle: OpaquePointer?) -> Rules? {
+        guard let handle else { return nil }
+        return Unmanaged<RulesHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().rules
+    }
+
+    /// Gives up the caller's ownership.
+    static func release(_ handle: OpaquePointer?) {
+        guard let handle else { return }
+        Unmanaged<RulesHandle>.fromOpaque(UnsafeRawPointer(handle)).release()
+    }
+}

@@ -1,0 +1,25 @@
+import ReshapeCore
+
+/// `reshape_version()`'s string: made once from the engine's version, and never freed.
+nonisolated(unsafe) let versionCString: UnsafePointer<CChar> = makeCString(ReshapeVersion.string)
+
+/// `reshape_status_name()`'s strings, in status order.
+enum StatusNames {
+    nonisolated(unsafe) private static let names: [UnsafePointer<CChar>] =
+        ["ok"] .map(makeCString) + ReshapeError.Code.allCases.sorted { $0.status < $1.status }.map { makeCString($0.rawValue) }
+    nonisolated(unsafe) private static let unknown = makeCString("unknown")
+
+    static func name(of status: Int32) -> UnsafePointer<CChar> {
+        guard status >= 0, Int(status) < names.count else { return unknown }
+        return names[Int(status)]
+    }
+}
+
+/// A NUL-terminated copy of `text` that lives as long as the process: for strings the C API
+/// documents as static.
+private func makeCString(_ text: String) -> UnsafePointer<CChar> {
+    let bytes = Array(text.utf8CString)
+    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+    pointer.initialize(from: bytes, count: bytes.count)
+    return UnsafePointer(pointer)
+}

@@ -1,0 +1,183 @@
+/* The C API's contract beyond the fixtures: versions, status names, NULL and zero-length
+   arguments, outputs written only on success, error details, message and path truncation. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reshape.h"
+#include "test_support.h"
+
+static reshape_rules *compile(const char *spec) {
+    reshape_rules *rules = NULL;
+    reshape_error err;
+    int status = reshape_rules_new(spec, strlen(spec), &rules, &err);
+    CHECK(status == RESHAPE_OK, "compiling %s: %s", spec, err.message);
+    return rules;
+}
+
+static void test_versions(void) {
+    char expected[64];
+    snprintf(expected, sizeof expected, "%d.%d.%d", RESHAPE_VERSION_MAJOR, RESHAPE_VERSION_MINOR, RESHAPE_VERSION_PATCH);
+    CHECK(strcmp(expected, RESHAPE_VERSION_STRING) == 0, "macros say %s, string says %s", expected, RESHAPE_VERSION_STRING);
+    CHECK(strcmp(reshape_version(), RESHAPE_VERSION_STRING) == 0, "library %s, header %s", reshape_version(),
+          RESHAPE_VERSION_STRING);
+}
+
+static void test_status_names(void) {
+    const char *names[] = {"ok", "invalid_json", "invalid_rules", "rule_failed", "limit_exceeded",
+                           "invalid_argument", "out_of_memory", "internal"};
+    for (int status = 0; status < 8; status++) {
+        CHECK(strcmp(reshape_status_name(status), names[status]) == 0, "status %d is %s", status, reshape_status_name(status));
+    }
+    CHECK(strcmp(reshape_status_name(8), "unknown") == 0, "8");
+    CHECK(strcmp(reshape_status_name(-1), "unknown") == 0, "-1");
+    CHECK(RESHAPE_INVALID_JSON == 1 && RESHAPE_INTERNAL == 7, "numbering");
+}
+
+static void test_null_arguments(void) {
+    reshape_error err;
+    reshape_rules *untouched = (reshape_rules *)&err;
+    reshape_rules *out_rules = untouched;
+
+    CHECK(reshape_rules_new(NULL, 0, &out_rules, &err) == RESHAPE_INVALID_ARGUMENT, "NULL spec");
+    CHECK(strcmp(err.message, "invalid_argument: spec must not be NULL") == 0, "%s", err.message);
+    CHECK(out_rules == untouched, "out written on failure");
+    CHECK(reshape_rules_new("[]", 2, NULL, &err) == RESHAPE_INVALID_ARGUMENT, "NULL out");
+    CHECK(strcmp(err.message, "invalid_argument: out must not be NULL") == 0, "%s", err.message);
+    CHECK(reshape_rules_new("[", 1, &out_rules, NULL) == RESHAPE_INVALID_RULES, "NULL err is allowed");
+    CHECK(out_rules == untouched, "out written on failure");
+
+    reshape_rules *rules = compile("[]");
+    char *out = (char *)untouched;
+    size_t out_length = 12345;
+    CHECK(reshape_apply(NULL, "{}", 2, 0, &out, &out_length, &err) == RESHAPE_INVALID_ARGUMENT, "NULL rules");
+    CHECK(strcmp(err.message, "invalid_argument: rules must not be NULL") == 0, "%s", err.message);
+    CHECK(reshape_apply(rules, NULL, 0, 0, &out, &out_length, &err) == RESHAPE_INVALID_ARGUMENT, "NULL input");
+    CHECK(strcmp(err.message, "invalid_argument: input must not be NULL") == 0, "%s", err.message);
+    CHECK(reshape_apply(rules, "{}", 2, 0, NULL, &out_length, &err) == RESHAPE_INVALID_ARGUMENT, "NULL out");
+    CHECK(strcmp(err.message, "invalid_argument: out must not be NULL") == 0, "%s", err.message);
+    CHECK(out == (char *)untouched && out_length == 12345, "outputs written on failure");
+
+    /* out_length may be NULL; the output is NUL-terminated. */
+    CHECK(reshape_apply(rules, "[1, 2]", 6, 0, &out, NULL, NULL) == RESHAPE_OK, "NULL out_len and err");
+    CHECK(strcmp(out, "[1,2]") == 0, "%s", out);
+    reshape_free(out);
+
+    reshape_rules_free(NULL);
+    reshape_free(NULL);
+    reshape_rules_free(rules);
+}
+
+static void test_zero_length_and_unterminated_input(void) {
+    reshape_error err;
+    reshape_rules *rules = NULL;
+    CHECK(reshape_rules_new("", 0, &rules, &err) == RESHAPE_INVALID_RULES, "empty rules");
+    CHECK(strcmp(err.message, "invalid_rules: line 1, column 1: empty input") == 0, "%s", err.message);
+    CHECK(err.line == 1 && err.column == 1 && err.position == 0, "position");
+
+    rules = compile("[{\"op\": \"wrap\", \"key\": \"k\"}]");
+    char *out = NULL;
+    size_t out_length = 0;
+    CHECK(reshape_apply(rules, "{}", 0, 0, &out, &out_length, &err) == RESHAPE_INVALID_JSON, "empty input");
+    CHECK(strcmp(err.message, "invalid_json: line 1, column 1: empty input") == 0, "%s", err.message);
+
+    /* input_len is respected: what follows is not read. */
+    const char buffer[] = "[1]garbage";
+    CHECK(reshape_apply(rules, buffer, 3, 0, &out, &out_length, &err) == RESHAPE_OK, "%s", err.message);
+    CHECK(out_length == 9 && strcmp(out, "{\"k\":[1]}") == 0, "%s", out);
+    reshape_free(out);
+
+    /* A raw NUL byte is an error; an escaped one is data, and is written escaped. */
+    const char raw_nul[] = {'"', 'a', '\0', 'b', '"'};
+    CHECK(reshape_apply(rules, raw_nul, sizeof raw_nul, 0, &out, &out_length, &err) == RESHAPE_INVALID_JSON, "raw NUL");
+    CHECK(strstr(err.message, "control character U+0000") != NULL, "%s", err.message);
+    const char *escaped = "\"a\\u0000b\"";
+    CHECK(reshape_apply(rules, escaped, strlen(escaped), 0, &out, &out_length, &err) == RESHAPE_OK, "%s", err.message);
+    CHECK(strcmp(out, "{\"k\":\"a\\u0000b\"}") == 0 && strlen(out) == out_length, "%s", out);
+    reshape_free(out);
+    reshape_rules_free(rules);
+}
+
+static void test_flags_and_error_cleared_on_success(void) {
+    reshape_rules *rules = compile("[]");
+    reshape_error err;
+    memset(&err, 'x', sizeof err);
+    err.code = 99;
+    char *out = NULL;
+    size_t out_length = 0;
+    CHECK(reshape_apply(rules, "{\"a\": [1]}", 10, RESHAPE_PRETTY, &out, &out_length, &err) == RESHAPE_OK, "pretty");
+    CHECK(strcmp(out, "{\n  \"a\": [\n    1\n  ]\n}") == 0, "%s", out);
+    CHECK(err.code == 0 && err.rule == 0 && err.path[0] == '\0' && err.message[0] == '\0' && err.line == 0,
+          "err not cleared on success");
+    reshape_free(out);
+
+    const char *duplicates = "{\"a\": 1, \"a\": 2}";
+    CHECK(reshape_apply(rules, duplicates, strlen(duplicates), 0, &out, &out_length, &err) == RESHAPE_INVALID_JSON,
+          "duplicates rejected by default");
+    CHECK(strcmp(err.path, "$['a']") == 0 && err.line == 1 && err.column == 10 && err.position == 9, "%s %zu %zu",
+          err.path, err.column, err.position);
+    CHECK(reshape_apply(rules, duplicates, strlen(duplicates), RESHAPE_ALLOW_DUPLICATE_KEYS, &out, &out_length, &err) ==
+              RESHAPE_OK, "duplicates allowed");
+    CHECK(strcmp(out, "{\"a\":2}") == 0, "%s", out);
+    reshape_free(out);
+
+    CHECK(reshape_apply(rules, "{}", 2, 0x4u, &out, &out_length, &err) == RESHAPE_INVALID_ARGUMENT, "unknown flag");
+    CHECK(strcmp(err.message, "invalid_argument: unknown option flags 0x4") == 0, "%s", err.message);
+    reshape_rules_free(rules);
+}
+
+static void test_error_details(void) {
+    reshape_rules *rules = compile("[{\"op\": \"unwrap\", \"path\": \"$.data\"}, {\"op\": \"keyedToArray\", \"path\": \"$.users\"}]");
+    reshape_error err;
+    char *out = NULL;
+    const char *input = "{\"data\": {\"users\": {\"u0\": {}, \"u1\": \"str\"}}}";
+    CHECK(reshape_apply(rules, input, strlen(input), 0, &out, NULL, &err) == RESHAPE_RULE_FAILED, "rule failed");
+    CHECK(err.code == RESHAPE_RULE_FAILED && err.rule == 2, "rule %d", err.rule);
+    CHECK(strcmp(err.path, "$['users']['u1']") == 0, "%s", err.path);
+    CHECK(err.line == 0 && err.column == 0 && err.position == 0, "no position for rule failures");
+    CHECK(strcmp(err.message, "rule_failed: rule 2 (keyedToArray) at $['users']['u1']: expected an object, found a string") == 0,
+          "%s", err.message);
+    reshape_rules_free(rules);
+
+    reshape_rules *bad = NULL;
+    const char *spec = "[{\"op\": \"keyedToArray\", \"idkey\": \"x\"}]";
+    CHECK(reshape_rules_new(spec, strlen(spec), &bad, &err) == RESHAPE_INVALID_RULES, "invalid rules");
+    CHECK(err.rule == 1 && strcmp(err.path, "") == 0, "rule %d path %s", err.rule, err.path);
+    CHECK(strcmp(err.message, "invalid_rules: rule 1 (keyedToArray): unknown param \"idkey\"; did you mean \"idKey\"?") == 0,
+          "%s", err.message);
+}
+
+/* A path longer than the 512-byte field is cut at a character boundary and ends with "...". */
+static void test_truncation(void) {
+    reshape_rules *rules = compile("[{\"op\": \"keyedToArray\", \"path\": \"$..*\"}]");
+    char input[8192];
+    size_t used = 0;
+    for (int level = 0; level < 120; level++) used += (size_t)snprintf(input + used, sizeof input - used, "{\"\xc3\xa9\":");
+    used += (size_t)snprintf(input + used, sizeof input - used, "\"leaf\"");
+    for (int level = 0; level < 120; level++) input[used++] = '}';
+    input[used] = '\0';
+    reshape_error err;
+    char *out = NULL;
+    CHECK(reshape_apply(rules, input, used, 0, &out, NULL, &err) == RESHAPE_RULE_FAILED, "%s", err.message);
+    size_t length = strlen(err.path);
+    CHECK(length <= 511 && length > 400, "path length %zu", length);
+    CHECK(strcmp(err.path + length - 3, "...") == 0, "ends with ...: %s", err.path);
+    CHECK(strncmp(err.path, "$['\xc3\xa9']['\xc3\xa9']", 13) == 0, "%s", err.path);
+    /* No partial UTF-8 sequence before the dots. */
+    unsigned char before = (unsigned char)err.path[length - 4];
+    CHECK(before < 0x80 || (before & 0xC0) == 0x80, "cut inside a character");
+    CHECK((before & 0xE0) != 0xC0, "cut after a lead byte");
+    CHECK(strlen(err.message) <= 511 && strchr(err.message, '\n') == NULL, "message is one line within the field");
+    reshape_rules_free(rules);
+}
+
+int main(void) {
+    test_versions();
+    test_status_names();
+    test_null_arguments();
+    test_zero_length_and_unterminated_input();
+    test_flags_and_error_cleared_on_success();
+    test_error_details();
+    test_truncation();
+    return test_exit_status("test_api");
+}

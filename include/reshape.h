@@ -1,0 +1,186 @@
+/*
+ * reshape.h - the C API of Reshape.
+ *
+ * Reshape applies a rules document (JSON; see docs/rules.md) to JSON from quirky APIs: Firebase
+ * collections to arrays, envelopes unwrapped, {} and "" to null, snake_case to camelCase. This
+ * header is the authoritative reference of the C API; libreshape.so is the same engine the Swift
+ * package, the Python binding and the `reshape` CLI use, so results are identical everywhere.
+ *
+ *     reshape_rules *rules = NULL;
+ *     reshape_error err;
+ *     const char *spec = "[{\"op\": \"keyedToArray\", \"idKey\": \"objectId\"}]";
+ *     if (reshape_rules_new(spec, strlen(spec), &rules, &err) != RESHAPE_OK) {
+ *         fprintf(stderr, "%s\n", err.message);
+ *         return 1;
+ *     }
+ *     char *out = NULL;
+ *     size_t out_len = 0;
+ *     if (reshape_apply(rules, input, input_len, 0, &out, &out_len, &err) == RESHAPE_OK) {
+ *         fwrite(out, 1, out_len, stdout);
+ *         reshape_free(out);
+ *     } else {
+ *         fprintf(stderr, "%s\n", err.message);
+ *     }
+ *     reshape_rules_free(rules);
+ *
+ * Conventions, for every function:
+ *   - Fallible functions return a reshape_status; details go to a caller-allocated
+ *     reshape_error, which may be NULL and never needs freeing.
+ *   - Outputs are written only on success.
+ *   - Memory returned by Reshape is freed with the matching Reshape function, never with free().
+ *   - Nothing is global and mutable: distinct calls never share state, except a reshape_rules
+ *     the caller shares on purpose, which is immutable.
+ */
+#ifndef RESHAPE_H
+#define RESHAPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ==========================================================================================
+ * Version
+ * ========================================================================================== */
+
+/* The version of this header. reshape_version() gives the version of the library loaded. */
+#define RESHAPE_VERSION_MAJOR 0
+#define RESHAPE_VERSION_MINOR 1
+#define RESHAPE_VERSION_PATCH 0
+#define RESHAPE_VERSION_STRING "0.1.0"
+
+/*
+ * The version of the loaded library, "MAJOR.MINOR.PATCH".
+ *
+ * Ownership: the string is static; do not free it.
+ * Thread safety: safe to call from any thread at any time.
+ */
+const char *reshape_version(void);
+
+/* ==========================================================================================
+ * Errors
+ * ========================================================================================== */
+
+/* What a call returned. The numbers are stable and never reused. */
+typedef enum reshape_status {
+    RESHAPE_OK = 0,
+    RESHAPE_INVALID_JSON = 1,     /* the input is not valid JSON, or has a duplicate member name */
+    RESHAPE_INVALID_RULES = 2,    /* the rules document is not valid JSON or breaks the contract */
+    RESHAPE_RULE_FAILED = 3,      /* a rule cannot reshape a value of the input */
+    RESHAPE_LIMIT_EXCEEDED = 4,   /* the input nests deeper than 1000 arrays and objects */
+    RESHAPE_INVALID_ARGUMENT = 5, /* a NULL pointer where one is required, or unknown flags */
+    RESHAPE_OUT_OF_MEMORY = 6,
+    RESHAPE_INTERNAL = 7          /* a bug in Reshape; please report it */
+} reshape_status;
+
+/*
+ * Where and why a call failed. Allocated by the caller (on the stack is fine) and passed to the
+ * call, which fills it on failure and clears it (code RESHAPE_OK, empty strings) on success.
+ */
+typedef struct reshape_error {
+    int code;                       /* a reshape_status */
+    int rule;                       /* 1-based index of the failing rule, 0 if none */
+    size_t line, column, position;  /* for JSON text that cannot be read (the input, or the rules
+                                       document): 1-based line, 1-based column in Unicode
+                                       scalars, 0-based byte offset; else 0 */
+    char path[512];                 /* RFC 9535 normalized path of the failing value, e.g.
+                                       $['users']['u1'], or "" if none; a longer path is cut at
+                                       a character boundary and ends with "..." */
+    char message[512];              /* one line, NUL-terminated, never needs freeing: code, rule,
+                                       op, path, line and column, then what went wrong, e.g.
+                                       "rule_failed: rule 2 (keyedToArray) at $['users']['u1']:
+                                       expected an object, found a string" */
+} reshape_error;
+
+/*
+ * The name of a status, as the other bindings and the CLI spell it: "ok", "invalid_json",
+ * "invalid_rules", "rule_failed", "limit_exceeded", "invalid_argument", "out_of_memory",
+ * "internal"; "unknown" for any other number.
+ *
+ * Ownership: the string is static; do not free it.
+ * Thread safety: safe to call from any thread at any time.
+ */
+const char *reshape_status_name(int status);
+
+/* ==========================================================================================
+ * Rules
+ * ========================================================================================== */
+
+/* A compiled rules document. Opaque, and immutable once built. */
+typedef struct reshape_rules reshape_rules;
+
+/*
+ * Compiles a rules document: a JSON array of rules, or an object {"rules": [...]}.
+ *
+ * spec, spec_len: the document as UTF-8 JSON text; it need not be NUL-terminated and is not
+ *   kept after the call. spec must not be NULL; spec_len 0 is an empty (invalid) document.
+ * out: receives the compiled rules on success; untouched on failure.
+ * err: may be NULL.
+ *
+ * Returns RESHAPE_OK, RESHAPE_INVALID_RULES (naming the rule, the param and a suggestion for a
+ * typo), RESHAPE_INVALID_ARGUMENT (spec or out is NULL) or RESHAPE_OUT_OF_MEMORY.
+ *
+ * Ownership: the caller owns *out and frees it with reshape_rules_free().
+ * Thread safety: safe to call from any thread at any time.
+ */
+int reshape_rules_new(const char *spec, size_t spec_len, reshape_rules **out, reshape_error *err);
+
+/*
+ * Frees compiled rules. NULL is a no-op.
+ *
+ * Ownership: rules must come from reshape_rules_new() and must not be used afterwards.
+ * Thread safety: call it once no thread uses rules any more.
+ */
+void reshape_rules_free(reshape_rules *rules);
+
+/* ==========================================================================================
+ * Apply
+ * ========================================================================================== */
+
+/* Flags for reshape_apply(); 0 means the defaults (compact output, duplicate names rejected). */
+#define RESHAPE_PRETTY 0x1u               /* indented output: two spaces per level */
+#define RESHAPE_ALLOW_DUPLICATE_KEYS 0x2u /* the last of duplicate member names wins, in the
+                                             position of the first, instead of an error */
+
+/*
+ * Reshapes a JSON document with compiled rules.
+ *
+ * rules: from reshape_rules_new(); must not be NULL.
+ * input, input_len: the document as UTF-8 JSON text; need not be NUL-terminated; not kept after
+ *   the call. input must not be NULL; input_len 0 is an empty (invalid) document.
+ * flags: RESHAPE_PRETTY | RESHAPE_ALLOW_DUPLICATE_KEYS, or 0; other bits are
+ *   RESHAPE_INVALID_ARGUMENT.
+ * out: receives the reshaped document, UTF-8 JSON, NUL-terminated (it never contains a NUL byte
+ *   of its own: U+0000 is written escaped). Untouched on failure. Must not be NULL.
+ * out_len: receives its length in bytes, without the terminating NUL. May be NULL.
+ * err: may be NULL.
+ *
+ * Returns RESHAPE_OK, RESHAPE_INVALID_JSON, RESHAPE_RULE_FAILED, RESHAPE_LIMIT_EXCEEDED,
+ * RESHAPE_INVALID_ARGUMENT or RESHAPE_OUT_OF_MEMORY.
+ *
+ * Ownership: the caller owns *out and frees it with reshape_free().
+ * Thread safety: any number of threads may call reshape_apply() with the same rules at once.
+ */
+int reshape_apply(const reshape_rules *rules, const char *input, size_t input_len, uint32_t flags,
+                  char **out, size_t *out_len, reshape_error *err);
+
+/* ==========================================================================================
+ * Memory
+ * ========================================================================================== */
+
+/*
+ * Frees a buffer returned by reshape_apply(). NULL is a no-op.
+ *
+ * Ownership: buffer must come from reshape_apply() and must not be used afterwards; never pass
+ * it to free(), and never pass other memory here.
+ * Thread safety: safe to call from any thread.
+ */
+void reshape_free(char *buffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RESHAPE_H */
