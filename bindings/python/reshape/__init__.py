@@ -1,0 +1,41 @@
+"""Reshape JSON from quirky APIs with a rules document.
+
+The same rules document, run by the same engine (libreshape), gives the same bytes from Python,
+Swift, C and the ``reshape`` CLI. See docs/rules.md in the repository for the rules.
+
+>>> import reshape
+>>> reshape.apply([{"op": "unwrap", "path": "$.data"}], '{"data": [1, 2]}')
+b'[1,2]'
+"""
+
+from ._errors import (
+    InternalError,
+    InvalidArgument,
+    InvalidJSON,
+    InvalidRules,
+    LimitExceeded,
+    OutOfMemory,
+    ReshapeError,
+    RuleFailed,
+)
+from ._native import LibraryNotFound, library_version
+from ._rules import Data, Rules, RulesSpec, apply
+from ._version import __version__
+
+__all__ = [
+    "Data",
+    "InternalError",
+    "InvalidArgument",
+    "InvalidJSON",
+    "InvalidRules",
+    "LibraryNotFound",
+    "LimitExceeded",
+    "OutOfMemory",
+    "ReshapeError",
+    "RuleFailed",
+    "Rules",
+    "RulesSpec",
+    "__version__",
+    "apply",
+    "library_version",
+]
