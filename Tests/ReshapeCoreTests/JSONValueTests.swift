@@ -43,3 +43,18 @@ import Testing
         #expect(try JSONDecoder().decode(JSONValue.self, from: data) == value)
     }
 }
+
+extension JSONValueTests {
+    @Test func largeObjectsStayLinear() throws {
+        // A Firebase-sized collection: quadratic insertion would take minutes here.
+        let count = 200_000
+        let text = "{" + (0..<count).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        let value = try JSONValue(json: text)
+        #expect(value.objectValue?.count == count)
+        #expect(value["k199999"] == .integer(199_999))
+        var object = value.objectValue ?? JSONObject()
+        object["k5"] = nil
+        #expect(object["k6"] == .integer(6))
+        #expect(object.keys.prefix(6) == ["k0", "k1", "k2", "k3", "k4", "k6"])
+    }
+}
