@@ -1,0 +1,140 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ReshapeCore
+
+/// Turns a coding path into a normalized path into the document the decoder read, and a
+/// `DecodingError` into a location and a readable message.
+///
+/// With the document it walks the actual values: an index only where there is an array, and for a
+/// member the JSON name whose decoded key is the coding key (so that with `.convertFromSnakeCase`
+/// the path says `['book_list']`, not `['bookList']`). Without a document it falls back to
+/// ``Swift/Array/normalizedPath``.
+struct CodingPathResolver {
+    /// The document the decoder read, or nil when it is not at hand (or not strict JSON).
+    let document: JSONValue?
+    /// The decoder's key strategy, or nil for `.useDefaultKeys`.
+    let keyStrategy: JSONDecoder.KeyDecodingStrategy?
+    /// How many keys of a coding path lead to `document` (written as the decoder reported them):
+    /// 0 when `document` is the whole document, more when it is one value inside it.
+    var depth = 0
+
+    /// A resolver without a document: names as the decoder reported them.
+    static let naive = CodingPathResolver(document: nil, keyStrategy: nil)
+
+    /// The location of `codingPath` and the value found there, when the document has it.
+    func resolve(_ codingPath: [any CodingKey]) -> (path: String, value: JSONValue?) {
+        var path = NormalizedPath()
+        var node = codingPath.count >= depth ? document : nil
+        for (position, key) in codingPath.enumerated() {
+            if position < depth {
+                key.appendNaively(to: &path)
+                continue
+            }
+            switch node {
+            case .array(let elements)?:
+                if let index = key.intValue {
+                    path.append(index: index)
+                    node = elements.indices.contains(index) ? elements[index] : nil
+                } else {
+                    key.appendNaively(to: &path)
+                    node = nil
+                }
+            case .object(let object)?:
+                if let name = memberName(for: key.stringValue, in: object) {
+                    path.append(key: name)
+                    node = object[name]
+                } else {
+                    path.append(key: key.stringValue)
+                    node = nil
+                }
+            default:
+                key.appendNaively(to: &path)
+                node = nil
+            }
+        }
+        return (path.text, node)
+    }
+
+    /// Where a decoding error happened and what went wrong, in one line.
+    func report(_ error: DecodingError) -> (path: String, message: String) {
+        switch error {
+        case .typeMismatch(let type, let context):
+            let (path, value) = resolve(context.codingPath)
+            guard let value else { return (path, context.debugDescription) }
+            return (path, "expected \(typeName(type)), found \(describe(value))")
+        case .valueNotFound(let type, let context):
+            let (path, value) = resolve(context.codingPath)
+            if case .null? = value { return (path, "expected \(typeName(type)), found null") }
+            return (path, context.debugDescription)
+        case .keyNotFound(let key, let context):
+            var codingPath = context.codingPath
+            if let last = codingPath.last, last.stringValue == key.stringValue, last.intValue == key.intValue {
+                codingPath.removeLast()
+            }
+            let (path, value) = resolve(codingPath)
+            if case .array? = value, let index = key.intValue {
+                return (path, "no element [\(index)]")
+            }
+            let name = quote(key.stringValue)
+            return (path, keyStrategy == nil ? "no member \(name)" : "no member decoding as the key \(name)")
+        case .dataCorrupted(let context):
+            let (path, _) = resolve(context.codingPath)
+            var message = context.debugDescription
+            if let underlying = context.underlyingError { message += " (\(underlying))" }
+            return (path, message)
+        @unknown default:
+            return ("$", "\(error)")
+        }
+    }
+
+    /// The name of the member of `object` that the decoder reports as `key`.
+    private func memberName(for key: String, in object: JSONObject) -> String? {
+        // A member with exactly the key's name comes first: dictionary keys are never converted.
+        if object[key] != nil { return key }
+        guard let keyStrategy else { return nil }
+        return object.keys.first { decodedKey($0, keyStrategy) == key }
+    }
+
+    /// The key a `JSONDecoder` with `strategy` reports for the member `name`, found by asking one.
+    private func decodedKey(_ name: String, _ strategy: JSONDecoder.KeyDecodingStrategy) -> String? {
+        let probe: JSONValue = .object([name: .null])
+        guard let json = try? probe.json() else { return nil }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = strategy
+        return (try? decoder.decode(KeyProbe.self, from: Data(json)))?.key
+    }
+
+    private func typeName(_ type: Any.Type) -> String {
+        String(describing: type)
+    }
+
+    private func quote(_ text: String) -> String {
+        JSONValue.string(text).description
+    }
+
+    /// A value as messages name it: `the string "A-1"`, `the number 3`, `an object`.
+    private func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .integer, .double, .number: return "the number \(value.description)"
+        case .string(let text):
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            return "the string \(quote(shown))"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// Decodes `{"name": ...}` only to learn the key the decoder reports for `name`.
+private struct KeyProbe: Decodable {
+    let key: String?
+
+    init(from decoder: any Decoder) throws {
+        key = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.first?.stringValue
+    }
+}

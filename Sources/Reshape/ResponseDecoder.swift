@@ -1,0 +1,280 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ReshapeCore
+
+/// Decodes API responses into `Decodable` types, reshaping them first with the engine.
+///
+/// The pipeline: the bytes → the rules (the decoder's, then an ``Endpoint``'s, then the decoded
+/// type's ``PayloadTransformable/rules(for:)``), all run by the engine in one pass → the type's
+/// ``PayloadTransformable/transform``, if it has one → `JSONDecoder`. With no rules and no
+/// transform the bytes go straight to `JSONDecoder`, uncopied.
+///
+/// ```swift
+/// let decoder = try ResponseDecoder(rules: [.keyedToArray(idKey: "objectId")])
+/// let users = try decoder.decode([User].self, from: data)
+/// ```
+///
+/// The `JSONDecoder` given is a template: its strategies and `userInfo` are copied when the
+/// response decoder is made, and each decoding uses a fresh `JSONDecoder` with them, the
+/// ``DecodingContext`` and a collector for ``LossyArray`` drops. A response decoder is an
+/// immutable value: share it between threads freely.
+///
+/// Whenever rules or a transform run, the body is read by the engine's strict JSON reader
+/// (duplicate member names, trailing commas and other non-JSON are ``ResponseError/reshape(_:)``
+/// errors with line and column); without them `JSONDecoder` reads it as it always does.
+public struct ResponseDecoder: Sendable {
+    /// The decoder's own rules, compiled, and their source when they were typed.
+    private enum Base: Sendable {
+        case none
+        case typed([Rule], Rules)
+        case compiled(Rules)
+    }
+
+    private let base: Base
+    private let template: JSONDecoder
+
+    /// The context decodings run in, or nil for a context naming the decoded type.
+    public let context: DecodingContext?
+    /// The engine's input options: `.allowDuplicateKeys` lets the last of duplicate members win.
+    public let options: ApplyOptions
+
+    /// Creates a decoder without rules of its own (types and endpoints may still bring theirs).
+    /// - Parameters:
+    ///   - decoder: The `JSONDecoder` whose strategies and `userInfo` to decode with.
+    ///   - context: The context to decode in; nil for one whose `responseType` is the decoded
+    ///     type's name.
+    ///   - options: Engine input options.
+    public init(decoder: JSONDecoder = JSONDecoder(), context: DecodingContext? = nil, options: ApplyOptions = []) {
+        self.base = .none
+        self.template = Self.copy(decoder)
+        self.context = context
+        self.options = options
+    }
+
+    /// Creates a decoder that applies typed rules to every response.
+    /// - Parameters:
+    ///   - rules: The rules, applied in order before any endpoint's or type's rules.
+    ///   - decoder: The `JSONDecoder` whose strategies and `userInfo` to decode with.
+    ///   - context: The context to decode in.
+    ///   - options: Engine input options.
+    /// - Throws: ``ResponseError/reshape(_:)`` with the engine's `invalid_rules` error when a rule
+    ///   breaks the rules contract.
+    public init(
+        rules: [Rule], decoder: JSONDecoder = JSONDecoder(), context: DecodingContext? = nil, options: ApplyOptions = []
+    ) throws(ResponseError) {
+        do throws(ReshapeError) {
+            self.base = rules.isEmpty ? .none : .typed(rules, try Rules(rules))
+        } catch {
+            throw .reshape(error)
+        }
+        self.template = Self.copy(decoder)
+        self.context = context
+        self.options = options
+    }
+
+    /// Creates a decoder that applies compiled rules (for example loaded from a rules document
+    /// with `Rules(json:)`) to every response.
+    /// - Parameters:
+    ///   - rules: The rules, applied before any endpoint's or type's rules.
+    ///   - decoder: The `JSONDecoder` whose strategies and `userInfo` to decode with.
+    ///   - context: The context to decode in.
+    ///   - options: Engine input options.
+    public init(rules: Rules, decoder: JSONDecoder = JSONDecoder(), context: DecodingContext? = nil, options: ApplyOptions = []) {
+        self.base = rules.count == 0 ? .none : .compiled(rules)
+        self.template = Self.copy(decoder)
+        self.context = context
+        self.options = options
+    }
+
+    /// Decodes a response as `type`.
+    /// - Parameters:
+    ///   - type: The type to decode; its rules and transform apply when it is ``PayloadTransformable``.
+    ///   - data: The response body.
+    /// - Returns: The decoded value.
+    /// - Throws: ``ResponseError``: ``ResponseError/reshape(_:)``, ``ResponseError/transform(type:underlying:)``
+    ///   or ``ResponseError/decoding(path:message:underlying:)``.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ResponseError) -> T {
+        try run(type, from: data, endpointRules: [], context: nil, diagnose: false).value
+    }
+
+    /// Decodes a response given as bytes as `type`. See ``decode(_:from:)-(_,Data)``.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - bytes: The response body.
+    /// - Returns: The decoded value.
+    /// - Throws: ``ResponseError``.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(ResponseError) -> T {
+        try decode(type, from: Data(bytes))
+    }
+
+    /// Decodes a response as `type` and returns, with the value, every element a ``LossyArray``
+    /// dropped on the way, with normalized paths into the reshaped document.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: The response body.
+    /// - Returns: The value, and the drops in the order they happened.
+    /// - Throws: ``ResponseError``.
+    public func decodeWithDiagnostics<T: Decodable>(
+        _ type: T.Type, from data: Data
+    ) throws(ResponseError) -> (value: T, diagnostics: [DecodingDiagnostic]) {
+        try run(type, from: data, endpointRules: [], context: nil, diagnose: true)
+    }
+
+    /// Decodes a response of an endpoint: checks the HTTP status and the body, applies the
+    /// endpoint's rules, decodes its `Root` and returns ``Endpoint/content(from:)``.
+    /// - Parameters:
+    ///   - endpoint: The endpoint the response came from.
+    ///   - data: The body, or nil when there was none.
+    ///   - statusCode: The HTTP status, or nil when there is none to check.
+    /// - Returns: The endpoint's content.
+    /// - Throws: ``ResponseError``: ``ResponseError/httpStatus(_:body:)`` for a status outside
+    ///   `200..<300`, ``ResponseError/noData``, ``ResponseError/emptyBody``, then the errors of
+    ///   ``decode(_:from:)-(_,Data)`` and ``ResponseError/content(type:underlying:)``.
+    public func decode<E: Endpoint>(_ endpoint: E, from data: Data?, statusCode: Int?) throws(ResponseError) -> E.Content {
+        if let statusCode, !(200..<300).contains(statusCode) {
+            throw .httpStatus(statusCode, body: data ?? Data())
+        }
+        guard let data else { throw .noData }
+        guard data.contains(where: { !Self.isWhiteSpace($0) }) else { throw .emptyBody }
+        let root = try run(E.Root.self, from: data, endpointRules: endpoint.rules, context: endpoint.context, diagnose: false).value
+        do {
+            return try endpoint.content(from: root)
+        } catch {
+            throw .content(type: String(describing: E.self), underlying: error)
+        }
+    }
+
+    /// A `JSONDecoder` configured as this decoder decodes: the template's strategies and
+    /// `userInfo`, and `context` as its ``DecodingContext``.
+    /// - Parameter context: The context to carry, or nil for this decoder's.
+    /// - Returns: A new `JSONDecoder`.
+    public func makeJSONDecoder(context: DecodingContext? = nil) -> JSONDecoder {
+        let decoder = Self.copy(template)
+        if let context = context ?? self.context { decoder.userInfo[.decodingContext] = context }
+        return decoder
+    }
+
+    // MARK: - The pipeline
+
+    private func run<T: Decodable>(
+        _ type: T.Type, from data: Data, endpointRules: [Rule], context endpointContext: DecodingContext?, diagnose: Bool
+    ) throws(ResponseError) -> (value: T, diagnostics: [DecodingDiagnostic]) {
+        let context = endpointContext ?? self.context ?? DecodingContext(responseType: String(describing: T.self))
+        let transformable = T.self as? any PayloadTransformable.Type
+        var shaped = data
+        for (rules, offset) in try stages(adding: endpointRules + (transformable?.rules(for: context) ?? [])) {
+            shaped = try reshape(shaped, with: rules, numberedFrom: offset)
+        }
+        if let transformable, let transform = transformable.transform {
+            shaped = try apply(transform, of: T.self, to: shaped, in: context)
+        }
+
+        let decoder = makeJSONDecoder(context: context)
+        let sink = DiagnosticSink()
+        decoder.userInfo[.decodingDiagnostics] = sink
+        let value: T
+        do {
+            value = try decoder.decode(T.self, from: shaped)
+        } catch let error as DecodingError {
+            let (path, message) = resolver(for: shaped).report(error)
+            throw .decoding(path: path, message: message, underlying: error)
+        } catch {
+            throw .decoding(path: "", message: "\(error)", underlying: error)
+        }
+        guard diagnose, !sink.dropped.isEmpty else { return (value, []) }
+        let resolver = resolver(for: shaped)
+        return (value, sink.dropped.map { $0.diagnostic(resolver) })
+    }
+
+    /// The compiled rules to run, in order, each with the number of rules before it: one pass
+    /// whenever the rules are all typed.
+    private func stages(adding extra: [Rule]) throws(ResponseError) -> [(Rules, Int)] {
+        switch base {
+        case .none:
+            return extra.isEmpty ? [] : [(try compile(extra, numberedFrom: 0), 0)]
+        case .typed(let list, let compiled):
+            return extra.isEmpty ? [(compiled, 0)] : [(try compile(list + extra, numberedFrom: 0), 0)]
+        case .compiled(let compiled):
+            return extra.isEmpty
+                ? [(compiled, 0)] : [(compiled, 0), (try compile(extra, numberedFrom: compiled.count), compiled.count)]
+        }
+    }
+
+    private func compile(_ rules: [Rule], numberedFrom offset: Int) throws(ResponseError) -> Rules {
+        do throws(ReshapeError) {
+            return try Rules(rules)
+        } catch {
+            throw .reshape(Self.renumbered(error, from: offset))
+        }
+    }
+
+    /// Runs the engine, handing its output buffer to `Data` without a copy.
+    private func reshape(_ data: Data, with rules: Rules, numberedFrom offset: Int) throws(ResponseError) -> Data {
+        let options = self.options
+        let result = data.withUnsafeBytes { bytes in
+            Result { () throws(ReshapeError) in try rules.applyTakingBuffer(bytes, options: options) }
+        }
+        switch result {
+        case .success(let output):
+            return Data(bytesNoCopy: output.pointer, count: output.count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+        case .failure(let error):
+            throw .reshape(Self.renumbered(error, from: offset))
+        }
+    }
+
+    private func apply<T>(
+        _ transform: PayloadTransform, of type: T.Type, to data: Data, in context: DecodingContext
+    ) throws(ResponseError) -> Data {
+        let allowDuplicateKeys = options.contains(.allowDuplicateKeys)
+        let parsed = data.withUnsafeBytes { bytes in
+            Result { () throws(ReshapeError) in try JSONValue(json: bytes, allowDuplicateKeys: allowDuplicateKeys) }
+        }
+        let payload: JSONValue
+        switch parsed {
+        case .success(let value): payload = value
+        case .failure(let error): throw .reshape(error)
+        }
+        do {
+            return Data(try transform(payload, context).json())
+        } catch {
+            throw .transform(type: String(describing: T.self), underlying: error)
+        }
+    }
+
+    /// A resolver over the document the decoder read, for error paths (only built on errors).
+    private func resolver(for data: Data) -> CodingPathResolver {
+        let document = data.withUnsafeBytes { bytes in try? JSONValue(json: bytes, allowDuplicateKeys: true) }
+        if case .useDefaultKeys = template.keyDecodingStrategy {
+            return CodingPathResolver(document: document, keyStrategy: nil)
+        }
+        return CodingPathResolver(document: document, keyStrategy: template.keyDecodingStrategy)
+    }
+
+    private static func renumbered(_ error: ReshapeError, from offset: Int) -> ReshapeError {
+        var error = error
+        if error.rule > 0 { error.rule += offset }
+        return error
+    }
+
+    private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// A new `JSONDecoder` with the configuration of `source`.
+    private static func copy(_ source: JSONDecoder) -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = source.dateDecodingStrategy
+        decoder.dataDecodingStrategy = source.dataDecodingStrategy
+        decoder.nonConformingFloatDecodingStrategy = source.nonConformingFloatDecodingStrategy
+        decoder.keyDecodingStrategy = source.keyDecodingStrategy
+        decoder.userInfo = source.userInfo
+        if #available(macOS 12, iOS 15, tvOS 15, watchOS 8, *) {
+            decoder.allowsJSON5 = source.allowsJSON5
+            decoder.assumesTopLevelDictionary = source.assumesTopLevelDictionary
+        }
+        return decoder
+    }
+}

@@ -1,0 +1,168 @@
+import ReshapeCore
+
+/// One rule of a rules document, written in Swift: a typed case per op of docs/rules.md.
+///
+/// Every param has the same name and the same default as in the rules document, and a list of
+/// typed rules means exactly what the rules document ``document(_:)`` writes for it means: it is
+/// compiled by the engine from that document (see ``ReshapeCore/Rules/init(_:)``), so the engine
+/// stays the only implementation of every op.
+///
+/// ```swift
+/// let rules = try Rules([
+///     .unwrap("$.data"),
+///     .keyedToArray(idKey: "objectId", wrapIn: "objects"),
+///     .emptyObjectToNull,
+/// ])
+/// ```
+///
+/// Ops whose params all have defaults can be written without parentheses (`.keyedToArray`,
+/// `.emptyObjectToNull`, `.blankStringToNull`, `.convertKeys`, `.arrayToKeyed`).
+public enum Rule: Sendable, Hashable {
+    /// The document becomes the value at `path`; a missing singular path is an error, or `null`
+    /// when `optional`.
+    /// - Parameters:
+    ///   - path: What the document becomes (required).
+    ///   - optional: A missing singular path gives `null` instead of an error.
+    case unwrap(_ path: String, optional: Bool = false)
+    /// The document becomes `{key: document}`.
+    /// - Parameter key: The member name to wrap the document in (required).
+    case wrap(key: String)
+    /// Each selected object `{k: {...}}` becomes `[{idKey: k, ...}]`, optionally under `wrapIn`.
+    /// - Parameters:
+    ///   - path: The collections to convert.
+    ///   - idKey: The member that receives each key.
+    ///   - wrapIn: Put the array under this member name; nil for none.
+    ///   - onConflict: What to do with a record that already has `idKey`.
+    ///   - nonObject: What to do with a member that is not an object.
+    ///   - valueKey: The member that receives a non-object value with `nonObject: .wrap`.
+    case keyedToArray(
+        path: String = "$", idKey: String = "id", wrapIn: String? = nil, onConflict: OnConflict = .error,
+        nonObject: NonObject = .error, valueKey: String = "value")
+    /// Each selected array `[{idKey: k, ...}]` becomes `{k: {...}}`: the inverse, for writing back.
+    /// - Parameters:
+    ///   - path: The arrays to convert.
+    ///   - idKey: The member holding each record's key.
+    ///   - keepId: Keep `idKey` inside the records.
+    case arrayToKeyed(path: String = "$", idKey: String = "id", keepId: Bool = false)
+    /// Each selected `{}` becomes `null`.
+    /// - Parameter path: The values to look at; every value below the document by default.
+    case emptyObjectToNull(path: String = "$..*")
+    /// Each selected `""` (with `trim`, also a string of only white space) becomes `null`.
+    /// - Parameters:
+    ///   - path: The values to look at; every value below the document by default.
+    ///   - trim: Also strings of only white space (Unicode White_Space).
+    case blankStringToNull(path: String = "$..*", trim: Bool = false)
+    /// Renames members exactly as Foundation's snake_case key strategies do.
+    /// - Parameters:
+    ///   - to: The naming convention.
+    ///   - path: The objects whose members to rename.
+    ///   - deep: Also rename inside their values, at any depth.
+    case convertKeys(to: KeyCase = .camelCase, path: String = "$", deep: Bool = true)
+    /// Renames the listed members in place: `.renameKeys(["book_list": "books"])`.
+    /// - Parameters:
+    ///   - map: Old name → new name (required).
+    ///   - path: The objects whose members to rename.
+    ///   - deep: Also rename inside their values, at any depth.
+    case renameKeys(_ map: KeyRenaming, path: String = "$", deep: Bool = false)
+    /// Removes the selected members or elements.
+    /// - Parameter path: The members or elements to remove (required; `$` is rejected).
+    case remove(_ path: String)
+    /// Sets `key` to `value` on each selected object where it is missing or `null`.
+    /// - Parameters:
+    ///   - path: The objects to complete.
+    ///   - key: The member name (required).
+    ///   - value: Any JSON value (required).
+    case `default`(path: String = "$", key: String, value: JSONValue)
+    /// Converts the selected values to `to`; a value that cannot be converted is handled by `onFail`.
+    /// - Parameters:
+    ///   - path: The values to convert (required).
+    ///   - to: The type.
+    ///   - onFail: What to do with a value that cannot be converted.
+    case coerce(_ path: String, to: CoerceTarget = .number, onFail: OnFail = .error)
+    /// The rules of a rules document (JSON text), in place: for rules kept as JSON next to a type.
+    /// - Parameter json: A rules document: a JSON array of rules, or `{"rules": [...]}`.
+    ///
+    /// The text is checked by the engine as a whole rules document; its rules then take their
+    /// place in the list, so a failing rule is numbered by its position in the whole list.
+    case document(_ json: String)
+
+    /// What `keyedToArray` does with a record that already has the `idKey` member.
+    public enum OnConflict: String, Sendable, Hashable, CaseIterable {
+        /// Fail with `rule_failed`.
+        case error
+        /// The collection's key wins.
+        case overwrite
+        /// The record's own field wins.
+        case keep
+    }
+
+    /// What `keyedToArray` does with a member that is not an object.
+    public enum NonObject: String, Sendable, Hashable, CaseIterable {
+        /// Fail with `rule_failed`.
+        case error
+        /// Drop the member.
+        case skip
+        /// Make it `{idKey: k, valueKey: v}`.
+        case wrap
+    }
+
+    /// The naming convention `convertKeys` renames members to.
+    public enum KeyCase: String, Sendable, Hashable, CaseIterable {
+        /// `book_list` → `bookList`, as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase`.
+        case camelCase
+        /// `bookList` → `book_list`, as `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase`.
+        case snakeCase = "snake_case"
+    }
+
+    /// The type `coerce` converts values to.
+    public enum CoerceTarget: String, Sendable, Hashable, CaseIterable {
+        /// A string holding exactly a JSON number becomes that number.
+        case number
+        /// A whole number (or string holding one) becomes an integer.
+        case integer
+        /// Numbers and booleans become their text.
+        case string
+        /// Exactly `"true"` and `"false"` become booleans.
+        case boolean
+    }
+
+    /// What `coerce` does with a value it cannot convert.
+    public enum OnFail: String, Sendable, Hashable, CaseIterable {
+        /// Fail with `rule_failed`.
+        case error
+        /// Replace it with `null`.
+        case null
+        /// Leave it as it is.
+        case keep
+    }
+
+    /// `keyedToArray` with every param at its default: the collection at `$`, ids in `"id"`.
+    public static var keyedToArray: Rule { .keyedToArray() }
+    /// `arrayToKeyed` with every param at its default.
+    public static var arrayToKeyed: Rule { .arrayToKeyed() }
+    /// `emptyObjectToNull` with every param at its default: every `{}` below the document.
+    public static var emptyObjectToNull: Rule { .emptyObjectToNull() }
+    /// `blankStringToNull` with every param at its default: every `""` below the document.
+    public static var blankStringToNull: Rule { .blankStringToNull() }
+    /// `convertKeys` with every param at its default: every member name to camelCase.
+    public static var convertKeys: Rule { .convertKeys() }
+
+    /// The op name this rule has in a rules document (`"keyedToArray"`), or `nil` for
+    /// ``document(_:)``, which stands for a whole list of rules.
+    public var op: String? {
+        switch self {
+        case .unwrap: "unwrap"
+        case .wrap: "wrap"
+        case .keyedToArray: "keyedToArray"
+        case .arrayToKeyed: "arrayToKeyed"
+        case .emptyObjectToNull: "emptyObjectToNull"
+        case .blankStringToNull: "blankStringToNull"
+        case .convertKeys: "convertKeys"
+        case .renameKeys: "renameKeys"
+        case .remove: "remove"
+        case .default: "default"
+        case .coerce: "coerce"
+        case .document: nil
+        }
+    }
+}
