@@ -11,27 +11,34 @@ internal import CJansson
 /// ```
 public struct Rules: Sendable {
     private let operations: [any Operation]
+    /// Where the parser may keep objects and arrays as raw text for these rules (see `RawValue`).
+    private let rawDepth: Int?
 
     /// Compiles a rules document given as JSON text.
     /// - Parameter json: a JSON array of rules, or an object `{"rules": [...]}`.
     /// - Throws: `ReshapeError` with code `invalid_rules`, naming the rule, the param and, for a
     ///   typo, what was probably meant.
     public init(json: String) throws(ReshapeError) {
-        self.operations = try json.withUTF8Bytes { (bytes) throws(ReshapeError) in try RulesCompiler.compile(bytes) }
+        self.init(compiled: try json.withUTF8Bytes { (bytes) throws(ReshapeError) in try RulesCompiler.compile(bytes) })
     }
 
     /// Compiles a rules document given as UTF-8 bytes.
     /// - Parameter json: a JSON array of rules, or an object `{"rules": [...]}`.
     /// - Throws: `ReshapeError` with code `invalid_rules`.
     public init(json: [UInt8]) throws(ReshapeError) {
-        self.operations = try json.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try RulesCompiler.compile(bytes) }
+        self.init(compiled: try json.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try RulesCompiler.compile(bytes) })
     }
 
     /// Compiles a rules document given as UTF-8 bytes in memory the caller owns.
     /// - Parameter json: a JSON array of rules, or an object `{"rules": [...]}`.
     /// - Throws: `ReshapeError` with code `invalid_rules`.
     public init(json: UnsafeRawBufferPointer) throws(ReshapeError) {
-        self.operations = try RulesCompiler.compile(json)
+        self.init(compiled: try RulesCompiler.compile(json))
+    }
+
+    private init(compiled operations: [any Operation]) {
+        self.operations = operations
+        self.rawDepth = RawAccess.rawDepth(for: operations)
     }
 
     /// The number of rules.
@@ -81,15 +88,32 @@ public struct Rules: Sendable {
         }
     }
 
+    /// Reshapes with raw values captured from `rawDepth` on, whatever the rules say: for tests that
+    /// check every path of the engine gives the same bytes as the full tree.
+    package func apply(
+        to input: [UInt8], options: ApplyOptions, forcingRawDepth rawDepth: Int?
+    ) throws(ReshapeError) -> [UInt8] {
+        try input.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in
+            try reshape(bytes, options: options, rawDepth: rawDepth).toArray()
+        }
+    }
+
     private func reshape(_ input: UnsafeRawBufferPointer, options: ApplyOptions) throws(ReshapeError) -> ByteBuffer {
+        // Pretty output re-indents everything, so raw text would only be read twice.
+        try reshape(input, options: options, rawDepth: options.contains(.pretty) ? nil : rawDepth)
+    }
+
+    private func reshape(
+        _ input: UnsafeRawBufferPointer, options: ApplyOptions, rawDepth: Int?
+    ) throws(ReshapeError) -> ByteBuffer {
         let unknown = options.subtracting(.all)
         guard unknown.isEmpty else {
             throw ReshapeError(.invalidArgument, "unknown option flags 0x\(hex(unknown.rawValue, width: 1))")
         }
-        let root = try JSONParser.parse(input, allowDuplicateKeys: options.contains(.allowDuplicateKeys))
+        let root = try JSONParser.parse(input, allowDuplicateKeys: options.contains(.allowDuplicateKeys), rawDepth: rawDepth)
         let document = Document(root: root)
         try run(on: document)
         let writer = JSONWriter(pretty: options.contains(.pretty), capacityHint: input.count + input.count / 8 + 64)
-        return writer.write(document.root)
+        return try writer.write(document.root)
     }
 }

@@ -9,15 +9,21 @@ internal import CJansson
 /// and reports line, column, byte offset and normalized path. It is iterative, so nesting depth is
 /// bounded by `Limits.maxDepth`, not by the stack.
 struct JSONParser: ~Copyable {
-    private let text: UnsafeRawBufferPointer
-    private let allowDuplicateKeys: Bool
+    let text: UnsafeRawBufferPointer
+    let allowDuplicateKeys: Bool
     private let errorCode: ReshapeError.Code
-    private var index = 0
+    /// Containers starting at this depth are captured as raw text (see `RawValue`), or nil.
+    let rawDepth: Int?
+    var index = 0
     private var stack: [Frame] = []
     /// Decoded bytes of the current member name when it had escapes.
     private var keyBuffer = ByteBuffer()
     /// Decoded bytes of the current string value when it had escapes.
-    private var valueBuffer = ByteBuffer()
+    var valueBuffer = ByteBuffer()
+    /// The raw value being captured, marker first.
+    var captureBuffer = ByteBuffer()
+    /// Where each member name of the objects being captured lies in `captureBuffer`.
+    var capturedKeys: [Range<Int>] = []
     /// The current member name: where it lies in the input, and whether `keyBuffer` holds it decoded.
     private var pendingKey = StringSpan(start: 0, end: 0, hasEscapes: false)
 
@@ -38,18 +44,27 @@ struct JSONParser: ~Copyable {
     ///   - text: UTF-8 JSON text; a leading byte order mark is ignored (RFC 8259 §8.1).
     ///   - allowDuplicateKeys: let the last of duplicate members win instead of failing.
     ///   - errorCode: `invalid_json` for input, `invalid_rules` for a rules document.
+    ///   - rawDepth: capture objects and arrays starting at this depth (the root is depth 0) as raw
+    ///     values. Whenever a capture cannot be made (invalid input, a duplicate name, a very large
+    ///     object), the whole text is parsed again without capturing, so errors and results are
+    ///     exactly those of the full tree.
     static func parse(
         _ text: UnsafeRawBufferPointer, allowDuplicateKeys: Bool = false,
-        errorCode: ReshapeError.Code = .invalidJSON
+        errorCode: ReshapeError.Code = .invalidJSON, rawDepth: Int? = nil
     ) throws(ReshapeError) -> Node {
-        var parser = JSONParser(text: text, allowDuplicateKeys: allowDuplicateKeys, errorCode: errorCode)
+        if let rawDepth, rawDepth > 0 {
+            var parser = JSONParser(text: text, allowDuplicateKeys: allowDuplicateKeys, errorCode: errorCode, rawDepth: rawDepth)
+            if let root = try? parser.parseDocument() { return root }
+        }
+        var parser = JSONParser(text: text, allowDuplicateKeys: allowDuplicateKeys, errorCode: errorCode, rawDepth: nil)
         return try parser.parseDocument()
     }
 
-    private init(text: UnsafeRawBufferPointer, allowDuplicateKeys: Bool, errorCode: ReshapeError.Code) {
+    private init(text: UnsafeRawBufferPointer, allowDuplicateKeys: Bool, errorCode: ReshapeError.Code, rawDepth: Int?) {
         self.text = text
         self.allowDuplicateKeys = allowDuplicateKeys
         self.errorCode = errorCode
+        self.rawDepth = rawDepth
     }
 
     // MARK: - Structure
@@ -86,6 +101,11 @@ struct JSONParser: ~Copyable {
             let value: Node
             var opensContainer = false
             switch byte {
+            case UInt8(ascii: "{") where rawDepth == stack.count, UInt8(ascii: "[") where rawDepth == stack.count:
+                guard captureRawValue() else {
+                    throw ReshapeError(.internal, "raw capture abandoned; the text is parsed again as a tree")
+                }
+                value = try Make.string(captureBuffer.bytes)
             case UInt8(ascii: "{"):
                 value = try Make.object()
                 opensContainer = true
@@ -246,7 +266,7 @@ struct JSONParser: ~Copyable {
     /// Checks a string starting at the opening quote and moves past the closing quote. Everything
     /// is validated here (UTF-8, control characters, escapes, surrogate pairs), so decoding later
     /// cannot fail.
-    private mutating func scanString() throws(ReshapeError) -> StringSpan {
+    mutating func scanString() throws(ReshapeError) -> StringSpan {
         let opening = index
         index += 1
         let start = index
@@ -345,7 +365,7 @@ struct JSONParser: ~Copyable {
     }
 
     /// Appends the decoded content of an already validated string.
-    private static func decodeEscapes(_ text: UnsafeRawBufferPointer, _ span: StringSpan, into buffer: inout ByteBuffer) {
+    static func decodeEscapes(_ text: UnsafeRawBufferPointer, _ span: StringSpan, into buffer: inout ByteBuffer) {
         var position = span.start
         while position < span.end {
             let byte = text[position]
@@ -386,7 +406,7 @@ struct JSONParser: ~Copyable {
 
     // MARK: - Helpers
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < text.count {
             switch text[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1

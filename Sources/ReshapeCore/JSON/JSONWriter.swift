@@ -22,10 +22,24 @@ struct JSONWriter: ~Copyable {
         case array(Node, index: Int, count: Int)
     }
 
+    /// Trees made from raw values for pretty output, released when writing ends.
+    private var temporaries: [Node] = []
+
     /// Writes `root` (borrowed) and returns the finished buffer.
-    consuming func write(_ root: Node) -> ByteBuffer {
+    consuming func write(_ root: Node) throws(ReshapeError) -> ByteBuffer {
+        do throws(ReshapeError) {
+            try writeAll(root)
+        } catch {
+            for tree in temporaries { Make.release(tree) }
+            throw error
+        }
+        for tree in temporaries { Make.release(tree) }
+        return out
+    }
+
+    private mutating func writeAll(_ root: Node) throws(ReshapeError) {
         var stack: [Frame] = []
-        writeValue(root, stack: &stack)
+        try writeValue(root, stack: &stack)
         while let top = stack.popLast() {
             switch top {
             case .object(let node, let iterator, let first):
@@ -41,7 +55,7 @@ struct JSONWriter: ~Copyable {
                 if pretty { out.append(": ") } else { out.append(UInt8(ascii: ":")) }
                 let value = json_object_iter_value(iterator)
                 stack.append(.object(node, iterator: json_object_iter_next(node, iterator), first: false))
-                if let value { writeValue(value, stack: &stack) } else { out.append("null") }
+                if let value { try writeValue(value, stack: &stack) } else { out.append("null") }
             case .array(let node, let index, let count):
                 guard index < count else {
                     if count > 0 { newline(depth: stack.count) }
@@ -51,14 +65,13 @@ struct JSONWriter: ~Copyable {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 newline(depth: stack.count + 1)
                 stack.append(.array(node, index: index + 1, count: count))
-                if let value = json_array_get(node, index) { writeValue(value, stack: &stack) } else { out.append("null") }
+                if let value = json_array_get(node, index) { try writeValue(value, stack: &stack) } else { out.append("null") }
             }
         }
-        return out
     }
 
     /// Writes a scalar, or opens a container and pushes its frame.
-    private mutating func writeValue(_ node: Node, stack: inout [Frame]) {
+    private mutating func writeValue(_ node: Node, stack: inout [Frame]) throws(ReshapeError) {
         switch pointee(node) {
         case JSON_OBJECT:
             out.append(UInt8(ascii: "{"))
@@ -79,6 +92,15 @@ struct JSONWriter: ~Copyable {
             let bytes = node.stringBytes
             if bytes.count > 0, bytes[0] == rawNumberMarker {
                 out.append(UnsafeRawBufferPointer(rebasing: bytes[1...]))
+            } else if bytes.count > 0, bytes[0] == rawValueMarker {
+                // A raw value's text is exactly the compact form; pretty output needs its tree.
+                if pretty {
+                    let tree = try RawValue.materialized(node)
+                    temporaries.append(tree)
+                    try writeValue(tree, stack: &stack)
+                } else {
+                    out.append(UnsafeRawBufferPointer(rebasing: bytes[1...]))
+                }
             } else {
                 writeString(bytes)
             }
@@ -103,38 +125,8 @@ struct JSONWriter: ~Copyable {
         out.append(repeating: UInt8(ascii: " "), count: depth * 2)
     }
 
-    /// Writes a quoted string, copying runs that need no escape in one go.
     private mutating func writeString(_ bytes: UnsafeRawBufferPointer) {
-        out.append(UInt8(ascii: "\""))
-        var runStart = 0
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                index += 1
-                continue
-            }
-            out.append(UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
-            switch byte {
-            case UInt8(ascii: "\""): out.append("\\\"")
-            case UInt8(ascii: "\\"): out.append("\\\\")
-            case 0x0A: out.append("\\n")
-            case 0x0D: out.append("\\r")
-            case 0x09: out.append("\\t")
-            case 0x08: out.append("\\b")
-            case 0x0C: out.append("\\f")
-            default:
-                out.append("\\u00")
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0xF)])
-            }
-            index += 1
-            runStart = index
-        }
-        out.append(UnsafeRawBufferPointer(rebasing: bytes[runStart..<count]))
-        out.append(UInt8(ascii: "\""))
+        JSONText.appendQuoted(bytes, to: &out)
     }
 }
 
-private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

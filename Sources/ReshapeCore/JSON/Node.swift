@@ -10,12 +10,14 @@ typealias KeyBytes = UnsafeRawBufferPointer
 /// What a node holds, as rules see it.
 enum NodeKind {
     case object, array, string, integer, real, rawNumber, bool, null
+    /// An object or array still held as its canonical text (see `RawValue`).
+    case rawObject, rawArray
 
     /// "an object", "a string": for messages.
     var described: String {
         switch self {
-        case .object: "an object"
-        case .array: "an array"
+        case .object, .rawObject: "an object"
+        case .array, .rawArray: "an array"
         case .string: "a string"
         case .integer, .real, .rawNumber: "a number"
         case .bool: "a boolean"
@@ -30,6 +32,10 @@ enum NodeKind {
 /// and the writer emits the text unquoted: the number passes through exactly.
 let rawNumberMarker: UInt8 = 0xFF
 
+/// Objects and arrays that no rule looks inside travel as strings whose first byte is 0xFE
+/// followed by their canonical text (see `RawValue`).
+let rawValueMarker: UInt8 = 0xFE
+
 extension UnsafeMutablePointer where Pointee == json_t {
     var kind: NodeKind {
         switch pointee.type {
@@ -37,12 +43,12 @@ extension UnsafeMutablePointer where Pointee == json_t {
         case JSON_ARRAY: return .array
         case JSON_STRING:
             let length = json_string_length(self)
-            if length > 0, let value = json_string_value(self),
-                UInt8(bitPattern: value[0]) == rawNumberMarker
-            {
-                return .rawNumber
+            guard length > 1, let value = json_string_value(self) else { return .string }
+            switch UInt8(bitPattern: value[0]) {
+            case rawNumberMarker: return .rawNumber
+            case rawValueMarker: return value[1] == CChar(UInt8(ascii: "{")) ? .rawObject : .rawArray
+            default: return .string
             }
-            return .string
         case JSON_INTEGER: return .integer
         case JSON_REAL: return .real
         case JSON_TRUE, JSON_FALSE: return .bool
@@ -59,6 +65,17 @@ extension UnsafeMutablePointer where Pointee == json_t {
     var stringBytes: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: json_string_value(self), count: json_string_length(self))
     }
+
+    /// True for a raw object or array.
+    var isRawValue: Bool {
+        guard pointee.type == JSON_STRING, json_string_length(self) > 1, let value = json_string_value(self) else {
+            return false
+        }
+        return UInt8(bitPattern: value[0]) == rawValueMarker
+    }
+
+    /// The text of a raw number or raw value, without its marker.
+    var rawText: UnsafeRawBufferPointer { rawNumberText }
 
     /// The text of a raw number, without its marker.
     var rawNumberText: UnsafeRawBufferPointer {

@@ -55,19 +55,45 @@ struct NumberLiteral {
         return literal
     }
 
+    /// How the engine holds a number: exactly, always.
+    enum Held {
+        /// Fits in 64 bits, written without fraction or exponent.
+        case integer(Int64)
+        /// A double holds it; written back in shortest round-trip form.
+        case real(Double)
+        /// Neither holds it exactly (beyond 64 bits, overflow, underflow, `-0`): kept as its text.
+        case text
+    }
+
+    /// The one decision of how this literal is held, shared by the tree and the raw-text paths.
+    var held: Held {
+        if !isReal {
+            if let value = int64Value { return .integer(value) }
+            return .text
+        }
+        let value = Double(String(decoding: text, as: UTF8.self)) ?? .nan
+        if value.isFinite && (value != 0 || !hasNonZeroDigit) { return .real(value) }
+        // Overflow, or underflow to zero: a double would change the number, so keep the text.
+        return .text
+    }
+
     /// A new node for this literal: an integer when it fits in 64 bits, a real when a double holds
     /// it (shortest round trip), otherwise the exact text as a raw number.
     func makeNode() throws(ReshapeError) -> Node {
-        if !isReal {
-            if let value = int64Value { return try Make.integer(value) }
-            return try Make.rawNumber(text)
+        switch held {
+        case .integer(let value): return try Make.integer(value)
+        case .real(let value): return try Make.real(value)
+        case .text: return try Make.rawNumber(text)
         }
-        let value = Double(String(decoding: text, as: UTF8.self)) ?? .nan
-        if value.isFinite && (value != 0 || !hasNonZeroDigit) {
-            return try Make.real(value)
+    }
+
+    /// Appends the text the writer would write for the node of this literal.
+    func appendCanonical(to out: inout ByteBuffer) {
+        switch held {
+        case .integer: out.append(text)  // The grammar leaves one way to write a fitting integer.
+        case .real(let value): NumberText.append(value, to: &out)
+        case .text: out.append(text)
         }
-        // Overflow, or underflow to zero: a double would change the number, so keep the text.
-        return try Make.rawNumber(text)
     }
 
     /// The value of an integer literal, if it fits in `Int64`. `-0` does not (it would lose its sign).

@@ -15,8 +15,14 @@ struct ArrayToKeyed: Operation {
         keepId = try params.bool("keepId", default: false)
     }
 
+    /// Looks into the arrays and into their records (to take the id out).
+    var rawAccess: RawAccess {
+        guard let depth = path.fixedDepth else { return .anyDepth }
+        return .below(depth + 2)
+    }
+
     func apply(to document: Document) throws(ReshapeError) {
-        let selection = Selection(path, in: document.root)
+        let selection = try Selection(path, in: document)
         for match in selection.editOrder {
             let array = selection.node(match)
             guard array.isArray else {
@@ -25,14 +31,14 @@ struct ArrayToKeyed: Operation {
             let object = try Make.object()
             do throws(ReshapeError) {
                 for index in 0..<array.arrayCount {
-                    guard let element = array.element(index) else { continue }
+                    guard let element = try RawValue.materializeElement(of: array, at: index) else { continue }
                     try add(element, at: index, to: object, match: match, selection: selection)
                 }
             } catch {
                 Make.release(object)
                 throw error
             }
-            try selection.replace(match, with: object, in: document)
+            try selection.replace(match, with: object)
         }
     }
 

@@ -10,13 +10,16 @@ struct BlankStringToNull: Operation {
         trim = try params.bool("trim", default: false)
     }
 
+    /// Looks at the selected values.
+    var rawAccess: RawAccess { .matches(of: path) }
+
     func apply(to document: Document) throws(ReshapeError) {
-        let selection = Selection(path, in: document.root)
+        let selection = try Selection(path, in: document)
         // Replacing a value in place moves nothing else, so any order is safe.
         for match in selection.matches {
             let node = selection.node(match)
             guard node.kind == .string, isBlank(node.stringBytes) else { continue }
-            try selection.replace(match, with: Make.null(), in: document)
+            try selection.replace(match, with: Make.null())
         }
     }
 

@@ -34,14 +34,17 @@ struct Coerce: Operation {
         onFail = try params.choice("onFail", default: OnFail.error)
     }
 
+    /// Looks at the selected values.
+    var rawAccess: RawAccess { .matches(of: path) }
+
     func apply(to document: Document) throws(ReshapeError) {
-        let selection = Selection(path, in: document.root)
+        let selection = try Selection(path, in: document)
         // Replacing a value in place moves nothing else, so any order is safe.
         for match in selection.matches {
             let node = selection.node(match)
             if node.isNull { continue }
             if let converted = try convert(node) {
-                try selection.replace(match, with: converted, in: document)
+                try selection.replace(match, with: converted)
                 continue
             }
             switch onFail {
@@ -50,7 +53,7 @@ struct Coerce: Operation {
                     .ruleFailed, "cannot coerce \(describe(node)) to \(to == .integer ? "an" : "a") \(to.rawValue)",
                     path: selection.path(of: match))
             case .null:
-                try selection.replace(match, with: Make.null(), in: document)
+                try selection.replace(match, with: Make.null())
             case .keep:
                 continue
             }

@@ -19,6 +19,9 @@ struct ConvertKeys: Operation {
         deep = try params.bool("deep", default: true)
     }
 
+    /// Looks at the members of the selected objects, and at everything below them when deep.
+    var rawAccess: RawAccess { deep ? .anyDepth : .matches(of: path) }
+
     func apply(to document: Document) throws(ReshapeError) {
         let newName: (KeyBytes) -> [UInt8]?
         switch to {
@@ -26,7 +29,7 @@ struct ConvertKeys: Operation {
         case .snakeCase: newName = { KeyCaseConversion.snakeCase($0) }
         }
         let renaming = MemberRenaming(newName: newName, deep: deep)
-        let selection = Selection(path, in: document.root)
+        let selection = try Selection(path, in: document)
         // A deep renaming covers everything below a match, so only the outermost matches are
         // visited; each object is renamed once.
         for match in deep ? selection.outermostMatches : selection.editOrder {

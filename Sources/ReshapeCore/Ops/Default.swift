@@ -12,8 +12,11 @@ struct Default: Operation {
         value = try params.value("value")
     }
 
+    /// Looks at the selected values.
+    var rawAccess: RawAccess { .matches(of: path) }
+
     func apply(to document: Document) throws(ReshapeError) {
-        let selection = Selection(path, in: document.root)
+        let selection = try Selection(path, in: document)
         for match in selection.editOrder {
             let object = selection.node(match)
             guard object.isObject else {

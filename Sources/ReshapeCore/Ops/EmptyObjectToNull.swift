@@ -8,13 +8,16 @@ struct EmptyObjectToNull: Operation {
         path = try params.path("path", default: "$..*")
     }
 
+    /// Looks at the selected values.
+    var rawAccess: RawAccess { .matches(of: path) }
+
     func apply(to document: Document) throws(ReshapeError) {
-        let selection = Selection(path, in: document.root)
+        let selection = try Selection(path, in: document)
         // Replacing a value in place moves nothing else, so any order is safe.
         for match in selection.matches {
             let node = selection.node(match)
             if node.isObject && node.objectCount == 0 {
-                try selection.replace(match, with: Make.null(), in: document)
+                try selection.replace(match, with: Make.null())
             }
         }
     }

@@ -43,11 +43,17 @@ struct KeyedToArray: Operation {
         }
     }
 
+    /// Looks into the collections; records may stay raw (their text gets the id put in front).
+    var rawAccess: RawAccess {
+        guard let depth = path.fixedDepth else { return .anyDepth }
+        return .below(depth + 1)
+    }
+
     func apply(to document: Document) throws(ReshapeError) {
-        let selection = Selection(path, in: document.root)
+        let selection = try Selection(path, in: document)
         for match in selection.editOrder {
             let records = try array(from: selection.node(match), at: match, in: selection)
-            try selection.replace(match, with: try wrapped(records), in: document)
+            try selection.replace(match, with: try wrapped(records))
         }
     }
 
@@ -68,6 +74,40 @@ struct KeyedToArray: Operation {
             throw error
         }
         return wrapper
+    }
+
+    /// The record for a raw object, made on its text: `{"idKey":"id",` then the object's own
+    /// members, exactly the bytes the tree would be written as. Nil when the object already has
+    /// `idKey` and `onConflict` wants one of the two kept (the tree path does that).
+    private func rawRecord(
+        id: KeyBytes, value: Node, at match: Int32, _ step: PathStep, in selection: Selection
+    ) throws(ReshapeError) -> Node? {
+        var name = ByteBuffer()
+        JSONText.appendQuoted(idKey, to: &name)
+        let text = value.rawText
+        if RawValue.object(text, hasMemberQuoted: name.bytes) {
+            guard onConflict == .error else { return nil }
+            throw conflict(at: match, step, in: selection)
+        }
+        var record = ByteBuffer(capacity: text.count + name.count + id.count + 8)
+        record.append(rawValueMarker)
+        record.append(UInt8(ascii: "{"))
+        record.append(name.bytes)
+        record.append(UInt8(ascii: ":"))
+        JSONText.appendQuoted(id, to: &record)
+        if text.count > 2 {
+            record.append(UInt8(ascii: ","))
+            record.append(UnsafeRawBufferPointer(rebasing: text[1...]))
+        } else {
+            record.append(UInt8(ascii: "}"))
+        }
+        return try Make.string(record.bytes)
+    }
+
+    private func conflict(at match: Int32, _ step: PathStep, in selection: Selection) -> ReshapeError {
+        ReshapeError(
+            .ruleFailed, "the record already has \(quoted(idKey)); set \"onConflict\" to \"overwrite\" or \"keep\"",
+            path: selection.path(of: match, step, .key(idKey)))
     }
 
     /// A new array of records for the collection `node` (borrowed).
@@ -107,6 +147,13 @@ struct KeyedToArray: Operation {
     private func record(
         id: KeyBytes, value: Node, at match: Int32, _ step: PathStep, in selection: Selection
     ) throws(ReshapeError) -> Node? {
+        if value.kind == .rawObject {
+            if let record = try rawRecord(id: id, value: value, at: match, step, in: selection) { return record }
+            // The record has the id already and a tree decides which one stays.
+            let tree = try RawValue.materialized(value)
+            defer { Make.release(tree) }
+            return try record(id: id, value: tree, at: match, step, in: selection)
+        }
         let record = try Make.object()
         do throws(ReshapeError) {
             try Make.set(record, idKey, try Make.string(id))
@@ -128,9 +175,7 @@ struct KeyedToArray: Operation {
                 if key.elementsEqual(idKey.utf8) {
                     switch onConflict {
                     case .error:
-                        throw ReshapeError(
-                            .ruleFailed, "the record already has \(quoted(idKey)); set \"onConflict\" to \"overwrite\" or \"keep\"",
-                            path: selection.path(of: match, step, .key(idKey)))
+                        throw conflict(at: match, step, in: selection)
                     case .overwrite:
                         return
                     case .keep:

@@ -19,6 +19,7 @@ struct MemberRenaming {
 
     private func visit(_ node: Node, trail: inout [PathStep], match: Int32, selection: Selection) throws(ReshapeError) {
         if deep {
+            try RawValue.materializeChildren(of: node)
             if node.isObject {
                 try node.forEachMember { (key, value) throws(ReshapeError) in
                     guard value.isObject || value.isArray else { return }

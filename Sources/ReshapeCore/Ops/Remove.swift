@@ -11,8 +11,11 @@ struct Remove: Operation {
         }
     }
 
+    /// Looks at the parents of the matches; the matches themselves are only removed.
+    var rawAccess: RawAccess { path.fixedDepth.map { .below($0) } ?? .anyDepth }
+
     func apply(to document: Document) throws(ReshapeError) {
-        let selection = Selection(path, in: document.root)
+        let selection = try Selection(path, in: document, rawMatches: true)
         // Deepest and latest first: removing an element never shifts one still to be removed.
         for match in selection.editOrder {
             try selection.remove(match)

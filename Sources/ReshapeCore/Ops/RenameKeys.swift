@@ -12,6 +12,9 @@ struct RenameKeys: Operation {
         deep = try params.bool("deep", default: false)
     }
 
+    /// Looks at the members of the selected objects, and at everything below them when deep.
+    var rawAccess: RawAccess { deep ? .anyDepth : .matches(of: path) }
+
     func apply(to document: Document) throws(ReshapeError) {
         let map = self.map
         let renaming = MemberRenaming(
@@ -20,7 +23,7 @@ struct RenameKeys: Operation {
                 return entry.to.elementsEqual(key) ? nil : entry.to
             },
             deep: deep)
-        let selection = Selection(path, in: document.root)
+        let selection = try Selection(path, in: document)
         // A deep renaming covers everything below a match, so only the outermost matches are
         // visited; each object is renamed once.
         for match in deep ? selection.outermostMatches : selection.editOrder {

@@ -14,9 +14,16 @@ struct Unwrap: Operation {
         optional = try params.bool("optional", default: false)
     }
 
+    /// Looks at the nodes on the way to the matches; the matches themselves are only moved.
+    var rawAccess: RawAccess {
+        guard let depth = path.fixedDepth else { return .anyDepth }
+        // A singular path's match becomes the root; other matches become elements of a new root.
+        return .below(depth, rootShift: path.isSingular ? depth : depth - 1)
+    }
+
     func apply(to document: Document) throws(ReshapeError) {
         if path.isSingular {
-            switch path.resolve(in: document.root) {
+            switch try path.resolve(in: document) {
             case .found(let node):
                 document.replaceRoot(with: Make.retain(node))
             case .missing(let at, let message):
@@ -25,7 +32,7 @@ struct Unwrap: Operation {
             }
             return
         }
-        let selection = Selection(path, in: document.root)
+        let selection = try Selection(path, in: document, rawMatches: true)
         // With `..`, one match can lie inside another; copies keep the new tree free of shared
         // nodes, so that later rules editing one match cannot change another.
         let copies = path.descendantSegmentCount > 0

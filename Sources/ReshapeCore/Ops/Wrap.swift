@@ -7,6 +7,9 @@ struct Wrap: Operation {
         key = try params.string("key")
     }
 
+    /// Looks at nothing; the document goes one level down.
+    var rawAccess: RawAccess { .below(0, rootShift: -1) }
+
     func apply(to document: Document) throws(ReshapeError) {
         let object = try Make.object()
         do throws(ReshapeError) {

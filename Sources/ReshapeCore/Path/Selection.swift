@@ -13,32 +13,41 @@ struct Selection {
     }
 
     struct Record {
-        let node: Node
+        var node: Node
         let parent: Int32
         let step: Step
         let depth: Int32
     }
 
     private var records: [Record]
+    private let document: Document
     /// The selected records, in document order, each location once.
     private(set) var matches: [Int32] = []
 
-    /// Evaluates `path` on the tree at `root` (RFC 9535 semantics: a selector that does not apply
-    /// to a node, such as a name on an array, selects nothing there).
-    init(_ path: JSONPath, in root: Node) {
-        records = [Record(node: root, parent: -1, step: .root, depth: 0)]
+    /// Evaluates `path` on the document (RFC 9535 semantics: a selector that does not apply to a
+    /// node, such as a name on an array, selects nothing there).
+    ///
+    /// Raw values (see `RawValue`) met on the way are made trees in place before being looked
+    /// into, and so are the matches unless `rawMatches` says the rule only moves or removes them.
+    init(_ path: JSONPath, in document: Document, rawMatches: Bool = false) throws(ReshapeError) {
+        self.document = document
+        records = [Record(node: document.root, parent: -1, step: .root, depth: 0)]
         var current: [Int32] = [0]
         for segment in path.segments {
             var next: [Int32] = []
             for input in current {
+                try materialize(input)
                 switch segment {
                 case .child(let selector): selectChildren(of: input, selector, into: &next)
-                case .descendant(let selector): selectDescendants(of: input, selector, into: &next)
+                case .descendant(let selector): try selectDescendants(of: input, selector, into: &next)
                 }
             }
             current = next
         }
         matches = current
+        if !rawMatches {
+            for match in matches { try materialize(match) }
+        }
         // One `..` as the last segment yields document order by construction; anything else
         // with `..` may repeat a location or leave document order, so sort it out.
         let descendants = path.descendantSegmentCount
@@ -109,8 +118,22 @@ struct Selection {
         }
     }
 
+    /// Makes the node of a record a tree if it is a raw value, in place in the document.
+    private mutating func materialize(_ record: Int32) throws(ReshapeError) {
+        let node = records[Int(record)].node
+        guard node.isRawValue else { return }
+        let tree = try RawValue.materialized(node)
+        try place(tree, at: record)
+        records[Int(record)].node = tree
+    }
+
     /// Puts `node` (stolen) where the match is.
-    func replace(_ match: Int32, with node: Node, in document: Document) throws(ReshapeError) {
+    func replace(_ match: Int32, with node: Node) throws(ReshapeError) {
+        try place(node, at: match)
+    }
+
+    /// Puts `node` (stolen) at a record's location.
+    private func place(_ node: Node, at match: Int32) throws(ReshapeError) {
         let record = records[Int(match)]
         switch record.step {
         case .root:
@@ -184,7 +207,7 @@ struct Selection {
     /// Visits the descendants of `input` in document order (a node before its descendants, arrays
     /// in order) and selects those that `selector` picks from their parent. This is RFC 9535's
     /// descendant segment, producing its nodes in document order.
-    private mutating func selectDescendants(of input: Int32, _ selector: JSONPath.Selector, into next: inout [Int32]) {
+    private mutating func selectDescendants(of input: Int32, _ selector: JSONPath.Selector, into next: inout [Int32]) throws(ReshapeError) {
         var stack: [WalkFrame] = []
         push(input, onto: &stack)
         while var top = stack.popLast() {
@@ -206,6 +229,8 @@ struct Selection {
             stack.append(top)
             let record = add(child, parent: top.record, step: step)
             if selects(selector, step, parentCount: top.count) { next.append(record) }
+            // Replacing a member's value in place keeps the parent's iterator valid.
+            try materialize(record)
             push(record, onto: &stack)
         }
     }

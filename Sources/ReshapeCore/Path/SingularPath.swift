@@ -6,19 +6,29 @@ enum SingularResolution {
 }
 
 extension JSONPath {
-    /// Follows this singular path from `root` (borrowed).
-    func resolve(in root: Node) -> SingularResolution {
-        var node = root
+    /// Follows this singular path from the document's root. Raw values on the way are made trees
+    /// in place; the value found may stay raw, since it is only moved.
+    func resolve(in document: Document) throws(ReshapeError) -> SingularResolution {
+        if document.root.isRawValue, !segments.isEmpty {
+            document.replaceRoot(with: try RawValue.materialized(document.root))
+        }
+        var node = document.root
         var path = NormalizedPath()
-        for segment in segments {
+        for (position, segment) in segments.enumerated() {
+            let isLast = position == segments.count - 1
             guard case .child(let selector) = segment else { break }
             switch selector {
             case .name(let name):
                 guard node.isObject else {
                     return .missing(path: path.text, message: "expected an object with member \(quoted(name.text)), found \(node.kind.described)")
                 }
-                guard let child = node.member(name.bytes) else {
+                guard var child = node.member(name.bytes) else {
                     return .missing(path: path.text, message: "no member \(quoted(name.text))")
+                }
+                if !isLast, child.isRawValue {
+                    let tree = try RawValue.materialized(child)
+                    try Make.set(node, name.bytes, tree)
+                    child = tree
                 }
                 node = child
                 path.append(key: name.text)
@@ -28,9 +38,12 @@ extension JSONPath {
                 }
                 let count = node.arrayCount
                 let index = wanted >= 0 ? wanted : count + wanted
-                guard index >= 0, index < count, let child = node.element(index) else {
+                guard index >= 0, index < count, var child = node.element(index) else {
                     let elements = count == 1 ? "1 element" : "\(count) elements"
                     return .missing(path: path.text, message: "index \(wanted) is out of range for an array of \(elements)")
+                }
+                if !isLast, let tree = try RawValue.materializeElement(of: node, at: index) {
+                    child = tree
                 }
                 node = child
                 path.append(index: index)

@@ -11,6 +11,9 @@ protocol Operation: Sendable {
     /// Reshapes the document in place. Errors carry the normalized path of the failing value;
     /// the caller adds the rule's index and op.
     func apply(to document: Document) throws(ReshapeError)
+
+    /// How deep the rule looks into the document, for the raw-value fast path.
+    var rawAccess: RawAccess { get }
 }
 
 /// Every op of the rules document.

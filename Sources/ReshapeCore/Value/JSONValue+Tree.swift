@@ -25,7 +25,7 @@ extension JSONValue {
     public init(json: UnsafeRawBufferPointer, allowDuplicateKeys: Bool = false) throws(ReshapeError) {
         let root = try JSONParser.parse(json, allowDuplicateKeys: allowDuplicateKeys)
         defer { json_decref(root) }
-        self = JSONValue(node: root)
+        self = try JSONValue(node: root)
     }
 
     /// The value as JSON text, written as the engine writes its output.
@@ -35,18 +35,30 @@ extension JSONValue {
     public func json(pretty: Bool = false) throws(ReshapeError) -> [UInt8] {
         let node = try makeNode()
         defer { json_decref(node) }
-        return JSONWriter(pretty: pretty).write(node).toArray()
+        return try JSONWriter(pretty: pretty).write(node).toArray()
     }
 
     /// Copies a node (borrowed).
-    init(node: Node) {
+    init(node: Node) throws(ReshapeError) {
         switch node.kind {
         case .object:
             var object = JSONObject()
-            node.forEachMember { key, value in object[String(jsonBytes: key)] = JSONValue(node: value) }
+            try node.forEachMember { (key, value) throws(ReshapeError) in
+                object[String(jsonBytes: key)] = try JSONValue(node: value)
+            }
             self = .object(object)
         case .array:
-            self = .array((0..<node.arrayCount).compactMap { node.element($0).map(JSONValue.init(node:)) })
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(node.arrayCount)
+            for index in 0..<node.arrayCount {
+                guard let element = node.element(index) else { continue }
+                elements.append(try JSONValue(node: element))
+            }
+            self = .array(elements)
+        case .rawObject, .rawArray:
+            let tree = try RawValue.materialized(node)
+            defer { json_decref(tree) }
+            self = try JSONValue(node: tree)
         case .string: self = .string(String(jsonBytes: node.stringBytes))
         case .integer: self = .integer(node.integerValue)
         case .real: self = .double(node.realValue)
@@ -101,6 +113,6 @@ extension Rules {
     public func apply(to value: JSONValue) throws(ReshapeError) -> JSONValue {
         let document = Document(root: try value.makeNode())
         try run(on: document)
-        return JSONValue(node: document.root)
+        return try JSONValue(node: document.root)
     }
 }
