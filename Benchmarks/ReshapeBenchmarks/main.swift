@@ -7,7 +7,8 @@
 //
 // Run: swift build --scratch-path .build-swift -c release --product ReshapeBenchmarks
 //      .build-swift/release/ReshapeBenchmarks [--iterations N] [--megabytes M]
-//      (--only plain|reshape|engine|seeds runs one way, without the comparison, for profiling)
+//      (--only plain|reshape|engine|seeds runs one way, without the comparison, for profiling;
+//       --only ops times the engine alone on the same payload for several rule lists)
 import Foundation
 import Reshape
 
@@ -117,6 +118,24 @@ print("command:    swift build --scratch-path .build-swift -c release --product 
 print("machine:    \(cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), \(ProcessInfo.processInfo.operatingSystemVersionString)")
 print("payload:    \(payload.count) users, \(payload.keyed.count) bytes keyed, \(payload.array.count) bytes pre-shaped")
 print("iterations: \(iterations) rounds of every way, after one warm-up round; times in ms (median, min, max)")
+
+if only == "ops" {
+    // The engine alone, for rules that leave the records raw and for rules that look everywhere.
+    let lists: [(String, [Rule])] = [
+        ("[] (re-write in canonical form)", []),
+        ("keyedToArray", [.keyedToArray]),
+        ("keyedToArray, wrapIn", [.keyedToArray(idKey: "uid", wrapIn: "users")]),
+        ("keyedToArray, remove $[*].tags", [.keyedToArray, .remove("$[*].tags")]),
+        ("emptyObjectToNull ($..*: full tree)", [.emptyObjectToNull]),
+        ("convertKeys snake_case (deep: full tree)", [.convertKeys(to: .snakeCase)]),
+    ]
+    for (name, list) in lists {
+        let rules = try Rules(list)
+        let times = try measure(iterations, { _ = try rules.apply(to: payload.keyed) })
+        print("\(name): median \(format(median(times))) ms, min \(format(times[0])) ms")
+    }
+    exit(0)
+}
 
 if let only {
     let work: () throws -> Void
