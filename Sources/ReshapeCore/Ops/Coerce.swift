@@ -39,8 +39,9 @@ struct Coerce: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
-        // Replacing a value in place moves nothing else, so any order is safe.
-        for match in selection.matches {
+        // Deepest first: replacing a container that fails (onFail "null") frees what is inside it,
+        // so everything inside must have been handled already.
+        for match in selection.editOrder {
             let node = selection.node(match)
             if node.isNull { continue }
             if let converted = try convert(node) {
@@ -81,7 +82,7 @@ struct Coerce: Operation {
                 guard let value = Int64(exactly: node.realValue) else { return nil }
                 return try Make.integer(value)
             case .rawNumber:
-                guard let value = NumberLiteral.exact(node.rawNumberText)?.integralValue else { return nil }
+                guard let value = NumberLiteral.exact(node.rawText)?.integralValue else { return nil }
                 return try Make.integer(value)
             case .string:
                 guard let value = NumberLiteral.exact(node.stringBytes)?.integralValue else { return nil }
@@ -94,7 +95,7 @@ struct Coerce: Operation {
             case .string: return Make.retain(node)
             case .integer: return try Make.string(NumberText.text(of: node.integerValue))
             case .real: return try Make.string(NumberText.text(of: node.realValue))
-            case .rawNumber: return try Make.string(node.rawNumberText)
+            case .rawNumber: return try Make.string(node.rawText)
             case .bool: return try Make.string(node.isTrue ? "true" : "false")
             default: return nil
             }
@@ -116,7 +117,7 @@ struct Coerce: Operation {
         case .string: return "the string \(quoted(String(jsonBytes: node.stringBytes), limit: 40))"
         case .integer: return "the number \(node.integerValue)"
         case .real: return "the number \(NumberText.text(of: node.realValue))"
-        case .rawNumber: return "the number \(String(jsonBytes: node.rawNumberText))"
+        case .rawNumber: return "the number \(String(jsonBytes: node.rawText))"
         case .bool: return node.isTrue ? "true" : "false"
         default: return node.kind.described
         }
