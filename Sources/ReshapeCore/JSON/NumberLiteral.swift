@@ -72,9 +72,53 @@ struct NumberLiteral {
             return .text
         }
         let value = Double(String(decoding: text, as: UTF8.self)) ?? .nan
-        if value.isFinite && (value != 0 || !hasNonZeroDigit) { return .real(value) }
-        // Overflow, or underflow to zero: a double would change the number, so keep the text.
-        return .text
+        guard value.isFinite else { return .text }  // Overflow: a double would change the number.
+        // The double is written back in its shortest form; keep it only if that form is the same
+        // decimal number as the literal (1.50 and 1.5 are; 9007199254740993.0 and 2.5e-324 are not).
+        let written = Array(NumberText.text(of: value).utf8)
+        let same = written.withUnsafeBytes { Self.decimal(of: text) == Self.decimal(of: $0) }
+        return same ? .real(value) : .text
+    }
+
+    /// A number literal's value as sign, significant digits (no leading or trailing zeros) and the
+    /// power of ten of the last digit: equal exactly when two literals denote the same number.
+    private static func decimal(of text: UnsafeRawBufferPointer) -> (negative: Bool, digits: [UInt8], exponent: Int) {
+        var digits: [UInt8] = []
+        var exponent = 0
+        var afterPoint = false
+        var index = 0
+        let negative = text.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") {
+                afterPoint = true
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                var sign = 1
+                index += 1
+                if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+                    sign = text[index] == UInt8(ascii: "-") ? -1 : 1
+                    index += 1
+                }
+                var power = 0
+                while index < text.count {
+                    power = min(power &* 10 &+ Int(text[index] &- UInt8(ascii: "0")), 1_000_000_000)
+                    index += 1
+                }
+                exponent += sign * power
+                break
+            } else {
+                if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte) }
+                if afterPoint { exponent -= 1 }
+            }
+            index += 1
+        }
+        while let last = digits.last, last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        if digits.isEmpty { exponent = 0 }
+        return (negative, digits, exponent)
     }
 
     /// A new node for this literal: an integer when it fits in 64 bits, a real when a double holds
@@ -169,14 +213,6 @@ struct NumberLiteral {
             return magnitude == UInt64(Int64.max) + 1 ? Int64.min : nil
         }
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
-    }
-
-    private var hasNonZeroDigit: Bool {
-        for byte in text {
-            if byte | 0x20 == UInt8(ascii: "e") { return false }
-            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return true }
-        }
-        return false
     }
 }
 

@@ -60,12 +60,22 @@ def _data_bytes(data: Data) -> bytes:
     raise TypeError(f"data must be bytes, bytearray, memoryview or str, not {type(data).__name__}")
 
 
+def _parse_int(text: str) -> Union[int, Decimal]:
+    """An int, except ``-0``: the engine keeps its sign, and only a Decimal can."""
+    return Decimal(text) if text == "-0" else int(text)
+
+
 def _parse_float(text: str) -> Union[float, Decimal]:
-    """A float, unless a float would change the number (overflow or underflow): then a Decimal."""
+    """A float, unless a float would change the number: then a Decimal.
+
+    The engine writes a real as the shortest text of its double whenever that is the same number,
+    and keeps the input's text otherwise (overflow, underflow, more digits than a double holds); so
+    a float is exact here precisely when its repr reads as the same decimal as the text.
+    """
     value = float(text)
-    if math.isinf(value) or (value == 0.0 and any(digit in text.split("e")[0].split("E")[0] for digit in "123456789")):
-        return Decimal(text)
-    return value
+    if math.isfinite(value) and Decimal(repr(value)) == Decimal(text):
+        return value
+    return Decimal(text)
 
 
 class Rules:
@@ -123,10 +133,11 @@ class Rules:
         """Reshapes a JSON document and returns it as Python objects.
 
         Objects become dicts in member order; integers of any size become ints; a real that a float
-        cannot hold exactly (``1e400``) becomes a Decimal rather than changing its value.
+        cannot hold exactly (``1e400``, ``0.1000000000000000000001``) and ``-0`` become Decimals
+        rather than changing their value.
         """
         output = self.apply(data, allow_duplicate_keys=allow_duplicate_keys)
-        return json.loads(output, parse_float=_parse_float)
+        return json.loads(output, parse_float=_parse_float, parse_int=_parse_int)
 
     def _apply(self, data: bytes, flags: int) -> bytes:
         handle = self._acquire()

@@ -45,9 +45,11 @@ def test_the_firebase_example():
 
 def test_apply_loads_keeps_order_and_numbers():
     rules = reshape.Rules([])
-    value = rules.apply_loads('{"z": 1, "a": [0.1, 1e400, 1e-400, 123456789012345678901234567890, 2.5e-5]}')
+    value = rules.apply_loads('{"z": 1, "a": [0.1, 1e400, 1e-400, 123456789012345678901234567890, 2.5e-5, 9007199254740993.0, -0, 1.50]}')
     assert list(value) == ["z", "a"]
-    assert value["a"] == [0.1, Decimal("1e400"), Decimal("1e-400"), 123456789012345678901234567890, 2.5e-5]
+    assert value["a"] == [0.1, Decimal("1e400"), Decimal("1e-400"), 123456789012345678901234567890, 2.5e-5,
+                          Decimal("9007199254740993.0"), Decimal("-0"), 1.5]
+    assert str(value["a"][6]) == "-0" and type(value["a"][7]) is float
 
 
 def test_one_shot_apply_and_options():
