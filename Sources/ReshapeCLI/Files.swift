@@ -14,14 +14,22 @@ func compileRules(at path: String) throws -> Rules {
 /// Reads the input document from a file, or standard input for nil or "-".
 func readInput(_ path: String?) throws -> [UInt8] {
     guard let path, path != "-" else {
-        return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        do {
+            return [UInt8](try FileHandle.standardInput.readToEnd() ?? Data())
+        } catch {
+            throw CLIFailure(.invalidArgument, "cannot read standard input: \(reason(error))")
+        }
     }
     return try readFile(path, what: "input file")
 }
 
+/// Reads a whole file through a file handle, so that pipes given as paths (`<(curl ...)`,
+/// `/dev/stdin`) work as well as regular files.
 private func readFile(_ path: String, what: String) throws -> [UInt8] {
     do {
-        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        return [UInt8](try handle.readToEnd() ?? Data())
     } catch {
         throw CLIFailure(.invalidArgument, "cannot read \(what) '\(path)': \(reason(error))")
     }
@@ -32,8 +40,12 @@ private func readFile(_ path: String, what: String) throws -> [UInt8] {
 /// and files get exactly the engine's bytes.
 func writeOutput(_ bytes: [UInt8], to path: String?) throws {
     guard let path, path != "-" else {
-        FileHandle.standardOutput.write(Data(bytes))
-        if isatty(STDOUT_FILENO) == 1 { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(bytes))
+            if isatty(STDOUT_FILENO) == 1 { try FileHandle.standardOutput.write(contentsOf: Data("\n".utf8)) }
+        } catch {
+            throw CLIFailure(.invalidArgument, "cannot write standard output: \(reason(error))")
+        }
         return
     }
     do {

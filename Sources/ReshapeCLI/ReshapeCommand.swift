@@ -29,7 +29,7 @@ struct ReshapeCommand: ParsableCommand {
             EXIT STATUS:
               0  success
               1  the input could not be reshaped (invalid JSON, a rule failed, a limit was exceeded)
-              2  usage error, unreadable file, or invalid rules
+              2  usage error, a file that cannot be read or written, or invalid rules
 
             Errors are one line on standard error, e.g.
               reshape: rule_failed: rule 2 (keyedToArray) at $['users']['u1']: expected an object, found a string

@@ -105,6 +105,32 @@ import Testing
         #expect(unwritable.stderr.hasPrefix("reshape: invalid_argument: cannot write output file '/nonexistent/dir/out.json'"))
     }
 
+    @Test func pipesGivenAsPathsAreRead() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let rules = directory.appendingPathComponent("rules.json")
+        try Data(#"[{"op": "wrap", "key": "k"}]"#.utf8).write(to: rules)
+        let outcome = try CLIRunner.run(["--rules", rules.path, "/dev/stdin"], stdin: Array("[1]".utf8))
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(String(decoding: outcome.stdout, as: UTF8.self) == #"{"k":[1]}"#)
+    }
+
+    @Test func aFailedWriteToStandardOutputIsOneLineNotACrash() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let rules = directory.appendingPathComponent("rules.json")
+        try Data("[]".utf8).write(to: rules)
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["--rules", rules.path, rules.path]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(message == "reshape: invalid_argument: cannot write standard output: No space left on device\n")
+    }
+
     @Test func helpShowsUsageAndExamples() throws {
         let outcome = try CLIRunner.run(["--help"])
         let text = String(decoding: outcome.stdout, as: UTF8.self)
