@@ -71,7 +71,8 @@ typedef enum reshape_status {
     RESHAPE_RULE_FAILED = 3,      /* a rule cannot reshape a value of the input */
     RESHAPE_LIMIT_EXCEEDED = 4,   /* the input nests deeper than 1000 arrays and objects */
     RESHAPE_INVALID_ARGUMENT = 5, /* a NULL pointer where one is required, or unknown flags */
-    RESHAPE_OUT_OF_MEMORY = 6,
+    RESHAPE_OUT_OF_MEMORY = 6,    /* jansson could not allocate; an allocation failure inside the
+                                     statically linked Swift runtime aborts, as in any Swift code */
     RESHAPE_INTERNAL = 7          /* a bug in Reshape; please report it */
 } reshape_status;
 

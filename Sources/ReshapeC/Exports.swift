@@ -21,6 +21,8 @@ public func reshapeRulesNew(
     _ err: UnsafeMutablePointer<reshape_error>?
 ) -> Int32 {
     guard let spec else { return report(.init(.invalidArgument, "spec must not be NULL"), to: err) }
+    // A size_t beyond Int.max arrives negative: no buffer is that large.
+    guard specLength >= 0 else { return report(.init(.invalidArgument, "spec_len is larger than any buffer"), to: err) }
     guard let out else { return report(.init(.invalidArgument, "out must not be NULL"), to: err) }
     do throws(ReshapeError) {
         let rules = try Rules(json: UnsafeRawBufferPointer(start: spec, count: specLength))
@@ -46,6 +48,7 @@ public func reshapeApply(
         return report(.init(.invalidArgument, "rules must not be NULL"), to: err)
     }
     guard let input else { return report(.init(.invalidArgument, "input must not be NULL"), to: err) }
+    guard inputLength >= 0 else { return report(.init(.invalidArgument, "input_len is larger than any buffer"), to: err) }
     guard let out else { return report(.init(.invalidArgument, "out must not be NULL"), to: err) }
     do throws(ReshapeError) {
         let buffer = try rules.applyTakingBuffer(

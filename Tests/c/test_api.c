@@ -58,6 +58,12 @@ static void test_null_arguments(void) {
     CHECK(strcmp(err.message, "invalid_argument: out must not be NULL") == 0, "%s", err.message);
     CHECK(out == (char *)untouched && out_length == 12345, "outputs written on failure");
 
+    /* A length no buffer can have is refused, not read. */
+    CHECK(reshape_apply(rules, "{}", (size_t)-1, 0, &out, &out_length, &err) == RESHAPE_INVALID_ARGUMENT, "huge input_len");
+    CHECK(strcmp(err.message, "invalid_argument: input_len is larger than any buffer") == 0, "%s", err.message);
+    CHECK(reshape_rules_new("[]", (size_t)-1, &out_rules, &err) == RESHAPE_INVALID_ARGUMENT, "huge spec_len");
+    CHECK(out == (char *)untouched && out_rules == untouched, "outputs written on failure");
+
     /* out_length may be NULL; the output is NUL-terminated. */
     CHECK(reshape_apply(rules, "[1, 2]", 6, 0, &out, NULL, NULL) == RESHAPE_OK, "NULL out_len and err");
     CHECK(strcmp(out, "[1,2]") == 0, "%s", out);
