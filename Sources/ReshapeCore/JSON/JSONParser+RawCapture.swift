@@ -1,14 +1,14 @@
 /// Capturing an object or array as a raw value: checked as strictly as the tree parser checks it,
 /// and written in canonical form (what the writer would write for its tree) in the same pass.
 extension JSONParser {
-    /// Objects with more members than this are left to the tree parser, whose hash tables find
-    /// duplicate names in constant time; here they are compared one by one.
+    /// Objects with more members than this are parsed as trees, whose hash tables find duplicate
+    /// names in constant time; here they are compared one by one.
     static let rawCaptureMemberLimit = 32
 
     /// Captures the container starting at `index` into `captureBuffer` (marker first) and moves
     /// past it. Returns false, with `index` anywhere, when the container cannot be captured: it is
     /// not valid JSON, has a duplicate member name, nests too deep or has too many members. The
-    /// caller then parses the whole text as a tree, which reports errors exactly.
+    /// caller then parses this container as a tree, which decides on duplicates and reports errors.
     mutating func captureRawValue() -> Bool {
         captureBuffer.removeAll()
         captureBuffer.append(rawValueMarker)

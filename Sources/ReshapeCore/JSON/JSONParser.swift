@@ -45,9 +45,9 @@ struct JSONParser: ~Copyable {
     ///   - allowDuplicateKeys: let the last of duplicate members win instead of failing.
     ///   - errorCode: `invalid_json` for input, `invalid_rules` for a rules document.
     ///   - rawDepth: capture objects and arrays starting at this depth (the root is depth 0) as raw
-    ///     values. Whenever a capture cannot be made (invalid input, a duplicate name, a very large
-    ///     object), the whole text is parsed again without capturing, so errors and results are
-    ///     exactly those of the full tree.
+    ///     values. A container the capture refuses (a duplicate name, a very large object, invalid
+    ///     input) is parsed as a tree instead, from its start; and if the text turns out invalid,
+    ///     it is parsed again without capturing, so errors are exactly those of the full tree.
     static func parse(
         _ text: UnsafeRawBufferPointer, allowDuplicateKeys: Bool = false,
         errorCode: ReshapeError.Code = .invalidJSON, rawDepth: Int? = nil
@@ -101,16 +101,16 @@ struct JSONParser: ~Copyable {
             let value: Node
             var opensContainer = false
             switch byte {
-            case UInt8(ascii: "{") where rawDepth == stack.count, UInt8(ascii: "[") where rawDepth == stack.count:
-                guard captureRawValue() else {
-                    throw ReshapeError(.internal, "raw capture abandoned; the text is parsed again as a tree")
-                }
+            case UInt8(ascii: "{") where rawDepth == stack.count && captureRawValue(),
+                UInt8(ascii: "[") where rawDepth == stack.count && captureRawValue():
                 value = try Make.string(captureBuffer.bytes)
             case UInt8(ascii: "{"):
+                index = start  // A refused capture leaves `index` anywhere inside the container.
                 value = try Make.object()
                 opensContainer = true
                 index += 1
             case UInt8(ascii: "["):
+                index = start
                 value = try Make.array()
                 opensContainer = true
                 index += 1

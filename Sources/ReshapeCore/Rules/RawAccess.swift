@@ -1,5 +1,8 @@
 /// How deep a rule looks into the document it is given, so that the parser knows which objects and
-/// arrays may stay raw text (see `RawValue`) for a whole list of rules.
+/// arrays are worth keeping as raw text (see `RawValue`) for a whole list of rules.
+///
+/// This decides speed, not results: whatever looks inside a raw value makes it a tree first, so a
+/// wrong depth only costs time (the tests force every depth and compare with the full tree).
 struct RawAccess {
     /// Objects and arrays at this depth or deeper (the document the rule is given has its root at
     /// depth 0) may be raw values; nil when the rule may look at any depth.
