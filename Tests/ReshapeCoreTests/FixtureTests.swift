@@ -1,4 +1,5 @@
 import FixtureSupport
+import Foundation
 import ReshapeCore
 import Testing
 
@@ -33,5 +34,14 @@ import Testing
         case (.failure(let error), _, nil):
             Issue.record("expected output, got \(error)")
         }
+    }
+}
+
+extension FixtureTests {
+    /// Every fixture folder loads: a broken error.json or options.json must fail here, not vanish.
+    @Test func everyFixtureFolderLoads() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Fixture.directory.path).filter { !$0.hasPrefix(".") }
+        for folder in folders { _ = try Fixture(name: folder) }
+        #expect(Fixture.all.count == folders.count)
     }
 }

@@ -75,10 +75,7 @@ extension UnsafeMutablePointer where Pointee == json_t {
     }
 
     /// The text of a raw number or raw value, without its marker.
-    var rawText: UnsafeRawBufferPointer { rawNumberText }
-
-    /// The text of a raw number, without its marker.
-    var rawNumberText: UnsafeRawBufferPointer {
+    var rawText: UnsafeRawBufferPointer {
         let bytes = stringBytes
         return UnsafeRawBufferPointer(rebasing: bytes[1...])
     }
@@ -221,6 +218,14 @@ extension String {
         let result = copy.withUTF8 { utf8 in
             Result { () throws(ReshapeError) -> R in try body(UnsafeRawBufferPointer(utf8)) }
         }
+        return try result.get()
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// `withUnsafeBytes`, keeping the error type.
+    func withUnsafeBytesTyped<R>(_ body: (UnsafeRawBufferPointer) throws(ReshapeError) -> R) throws(ReshapeError) -> R {
+        let result = withUnsafeBytes { bytes in Result { () throws(ReshapeError) -> R in try body(bytes) } }
         return try result.get()
     }
 }

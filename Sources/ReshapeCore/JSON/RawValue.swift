@@ -76,6 +76,16 @@ enum RawValue {
         return tree
     }
 
+    /// Makes the raw value in `object`'s member `name` (if it is one) a tree, in place. Returns
+    /// the member's value.
+    static func materializeMember(of object: Node, named name: KeyBytes) throws(ReshapeError) -> Node? {
+        guard let value = object.member(name) else { return nil }
+        guard value.isRawValue else { return value }
+        let tree = try materialized(value)
+        try Make.set(object, name, tree)
+        return tree
+    }
+
     /// Makes the raw value at `index` of `array` (if it is one) a tree, in place. Returns the element.
     static func materializeElement(of array: Node, at index: Int) throws(ReshapeError) -> Node? {
         guard let value = json_array_get(array, index) else { return nil }

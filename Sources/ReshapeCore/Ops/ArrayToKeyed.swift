@@ -56,8 +56,8 @@ struct ArrayToKeyed: Operation {
             name.append(id.stringBytes)
         case .integer:
             NumberText.append(id.integerValue, to: &name)
-        case .rawNumber where !id.rawNumberText.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }):
-            name.append(id.rawNumberText)
+        case .rawNumber where !id.rawText.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }):
+            name.append(id.rawText)
         default:
             let found = id.kind == .real || id.kind == .rawNumber ? "a number with a fraction or exponent" : id.kind.described
             throw ReshapeError(

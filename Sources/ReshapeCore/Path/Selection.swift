@@ -38,7 +38,7 @@ struct Selection {
             for input in current {
                 try materialize(input)
                 switch segment {
-                case .child(let selector): selectChildren(of: input, selector, into: &next)
+                case .child(let selector): try selectChildren(of: input, selector, into: &next)
                 case .descendant(let selector): try selectDescendants(of: input, selector, into: &next)
                 }
             }
@@ -62,8 +62,6 @@ struct Selection {
 
     /// The node at a match (borrowed).
     func node(_ match: Int32) -> Node { records[Int(match)].node }
-
-    func depth(_ match: Int32) -> Int { Int(records[Int(match)].depth) }
 
     /// The normalized path of a match, followed by `steps` inside it.
     func path(of match: Int32, _ steps: PathStep...) -> String {
@@ -167,30 +165,33 @@ struct Selection {
 
     // MARK: - Evaluation
 
-    private mutating func add(_ node: Node, parent: Int32, step: Step) -> Int32 {
+    private mutating func add(_ node: Node, parent: Int32, step: Step) throws(ReshapeError) -> Int32 {
+        guard records.count < Int32.max else {
+            throw ReshapeError(.limitExceeded, "a path visits more than \(Int32.max) values", path: path(of: parent))
+        }
         records.append(Record(node: node, parent: parent, step: step, depth: records[Int(parent)].depth + 1))
         return Int32(records.count - 1)
     }
 
-    private mutating func selectChildren(of input: Int32, _ selector: JSONPath.Selector, into next: inout [Int32]) {
+    private mutating func selectChildren(of input: Int32, _ selector: JSONPath.Selector, into next: inout [Int32]) throws(ReshapeError) {
         let node = records[Int(input)].node
         switch selector {
         case .name(let name):
             guard node.isObject, let child = node.member(name.bytes) else { return }
-            next.append(add(child, parent: input, step: .key(name.bytes)))
+            next.append(try add(child, parent: input, step: .key(name.bytes)))
         case .index(let wanted):
             guard node.isArray else { return }
             let count = node.arrayCount
             let index = wanted >= 0 ? wanted : count + wanted
             guard index >= 0, index < count, let child = node.element(index) else { return }
-            next.append(add(child, parent: input, step: .index(index)))
+            next.append(try add(child, parent: input, step: .index(index)))
         case .wildcard:
             if node.isObject {
-                node.forEachMember { key, value in next.append(add(value, parent: input, step: .key(key))) }
+                try node.forEachMember { (key, value) throws(ReshapeError) in next.append(try add(value, parent: input, step: .key(key))) }
             } else if node.isArray {
                 for index in 0..<node.arrayCount {
                     guard let child = node.element(index) else { continue }
-                    next.append(add(child, parent: input, step: .index(index)))
+                    next.append(try add(child, parent: input, step: .index(index)))
                 }
             }
         }
@@ -227,7 +228,7 @@ struct Selection {
                 child = value
             }
             stack.append(top)
-            let record = add(child, parent: top.record, step: step)
+            let record = try add(child, parent: top.record, step: step)
             if selects(selector, step, parentCount: top.count) { next.append(record) }
             // Replacing a member's value in place keeps the parent's iterator valid.
             try materialize(record)

@@ -22,13 +22,9 @@ extension JSONPath {
                 guard node.isObject else {
                     return .missing(path: path.text, message: "expected an object with member \(quoted(name.text)), found \(node.kind.described)")
                 }
-                guard var child = node.member(name.bytes) else {
+                let found = isLast ? node.member(name.bytes) : try RawValue.materializeMember(of: node, named: name.bytes)
+                guard let child = found else {
                     return .missing(path: path.text, message: "no member \(quoted(name.text))")
-                }
-                if !isLast, child.isRawValue {
-                    let tree = try RawValue.materialized(child)
-                    try Make.set(node, name.bytes, tree)
-                    child = tree
                 }
                 node = child
                 path.append(key: name.text)
@@ -38,12 +34,11 @@ extension JSONPath {
                 }
                 let count = node.arrayCount
                 let index = wanted >= 0 ? wanted : count + wanted
-                guard index >= 0, index < count, var child = node.element(index) else {
+                let found = index < 0 || index >= count
+                    ? nil : isLast ? node.element(index) : try RawValue.materializeElement(of: node, at: index)
+                guard let child = found else {
                     let elements = count == 1 ? "1 element" : "\(count) elements"
                     return .missing(path: path.text, message: "index \(wanted) is out of range for an array of \(elements)")
-                }
-                if !isLast, let tree = try RawValue.materializeElement(of: node, at: index) {
-                    child = tree
                 }
                 node = child
                 path.append(index: index)

@@ -73,10 +73,11 @@ struct RuleParams {
         }
     }
 
-    /// Any JSON value; required.
-    mutating func value(_ name: String) throws(ReshapeError) -> ConstantValue {
+    /// Any JSON value; required. Held as an immutable `JSONValue`, so compiled rules can be
+    /// shared by threads; each use builds fresh nodes from it.
+    mutating func value(_ name: String) throws(ReshapeError) -> JSONValue {
         guard let node = lookup(name) else { throw failure("missing required param \(quoted(name))") }
-        return ConstantValue(node)
+        return try JSONValue(node: node)
     }
 
     /// An object whose members map names to names; required. Member order is kept.

@@ -1,7 +1,7 @@
 /// `Codable`, so a `JSONValue` can sit in a `Codable` type for the parts of a response that have no
 /// fixed shape. Member order is whatever the coder reports (`JSONDecoder` does not keep it).
 extension JSONValue: Codable {
-    private struct Key: CodingKey {
+    private struct MemberKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
@@ -10,7 +10,7 @@ extension JSONValue: Codable {
 
     /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
-        if let container = try? decoder.container(keyedBy: Key.self) {
+        if let container = try? decoder.container(keyedBy: MemberKey.self) {
             var object = JSONObject()
             for key in container.allKeys {
                 object[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
@@ -43,8 +43,8 @@ extension JSONValue: Codable {
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .object(let object):
-            var container = encoder.container(keyedBy: Key.self)
-            for member in object { try container.encode(member.value, forKey: Key(stringValue: member.key)) }
+            var container = encoder.container(keyedBy: MemberKey.self)
+            for member in object { try container.encode(member.value, forKey: MemberKey(stringValue: member.key)) }
         case .array(let elements):
             var container = encoder.unkeyedContainer()
             for element in elements { try container.encode(element) }

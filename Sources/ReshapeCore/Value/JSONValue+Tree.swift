@@ -62,7 +62,7 @@ extension JSONValue {
         case .string: self = .string(String(jsonBytes: node.stringBytes))
         case .integer: self = .integer(node.integerValue)
         case .real: self = .double(node.realValue)
-        case .rawNumber: self = .number(String(jsonBytes: node.rawNumberText))
+        case .rawNumber: self = .number(String(jsonBytes: node.rawText))
         case .bool: self = .bool(node.isTrue)
         case .null: self = .null
         }
