@@ -5,16 +5,7 @@ import Testing
 /// raw-value path (at the depth the rules allow, and forced at depths 1 to 3) as through the full
 /// tree. Seeded, so a failure reproduces.
 @Suite struct RawDifferentialTests {
-    private struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
-        mutating func pick<T>(_ choices: [T]) -> T { choices[next(choices.count)] }
-    }
-
-    private func value(_ random: inout Generator, depth: Int) -> String {
+    private func value(_ random: inout SeededGenerator, depth: Int) -> String {
         switch depth > 3 ? random.next(6) : random.next(9) {
         case 0: return "null"
         case 1: return random.pick([#""""#, #"" ""#, #""x""#, #""12.50""#, #""true""#, #""3""#, #""a\u0000b""#])
@@ -38,7 +29,7 @@ import Testing
         }
     }
 
-    private func rule(_ random: inout Generator) -> String {
+    private func rule(_ random: inout SeededGenerator) -> String {
         let path = random.pick(["$", "$.*", "$[*]", "$.data", "$.a", "$[0]", "$[-1]", "$.*.*", "$.a.x", "$..*", "$..a", "$.*[-1]", "$[*].id", "$.x.*"])
         let key = random.pick(["id", "uid", "a", "x"])
         let flag = random.next(2) == 0
@@ -63,7 +54,7 @@ import Testing
     }
 
     @Test func rawPathEqualsTheTree() throws {
-        var random = Generator(state: 987_654)
+        var random = SeededGenerator(seed: 987_654)
         var compared = 0
         for _ in 0..<4000 {
             let input = Array(value(&random, depth: 0).utf8)
@@ -91,4 +82,9 @@ import Testing
         }
         #expect(compared > 2000)
     }
+}
+
+extension SeededGenerator {
+    mutating func next(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &self) }
+    mutating func pick<T>(_ choices: [T]) -> T { choices[next(choices.count)] }
 }
