@@ -165,48 +165,26 @@ struct NumberLiteral {
     }
 
     /// The value of this literal if it is a whole number that fits in `Int64`, computed exactly from
-    /// the decimal text (so `"12.0"` and `"1.2e1"` are 12, and no double rounding is involved).
+    /// the decimal text (so `"12.0"`, `"1.2e1"` and `"0e99999999999999999999"` are whole), with no
+    /// double rounding and no arithmetic that an exponent of any length could overflow.
     var integralValue: Int64? {
         if !isReal { return int64Value }
-        var digits: [UInt8] = []
-        var exponent = 0
-        var negative = false
-        var index = 0
-        if text[0] == UInt8(ascii: "-") {
-            negative = true
-            index = 1
-        }
-        var afterPoint = false
-        while index < text.count {
-            let byte = text[index]
-            if byte == UInt8(ascii: ".") {
-                afterPoint = true
-            } else if byte | 0x20 == UInt8(ascii: "e") {
-                guard let value = Int(String(decoding: text[(index + 1)...], as: UTF8.self)) else { return nil }
-                exponent += value
-                break
-            } else {
-                digits.append(byte &- UInt8(ascii: "0"))
-                if afterPoint { exponent -= 1 }
-            }
-            index += 1
-        }
-        // value = digits × 10^exponent; it is whole when every digit below the units is zero.
-        while exponent < 0, let last = digits.last {
-            guard last == 0 else { return nil }
-            digits.removeLast()
-            exponent += 1
-        }
-        if digits.allSatisfy({ $0 == 0 }) { return 0 }
-        if exponent < 0 { return 0 }
-        guard exponent <= 19 else { return nil }
-        digits.append(contentsOf: repeatElement(0, count: exponent))
+        // Significant digits without leading or trailing zeros, and the power of ten of the last.
+        let (negative, digits, exponent) = Self.decimal(of: text)
+        if digits.isEmpty { return 0 }
+        // The last significant digit is not zero, so a negative power leaves a fraction.
+        guard exponent >= 0, digits.count + exponent <= 19 else { return nil }
         var magnitude: UInt64 = 0
         for digit in digits {
             let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit &- UInt8(ascii: "0")))
             if overflow1 || overflow2 { return nil }
             magnitude = sum
+        }
+        for _ in 0..<exponent {
+            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            if overflow { return nil }
+            magnitude = times10
         }
         if negative {
             if magnitude <= UInt64(Int64.max) { return -Int64(magnitude) }
