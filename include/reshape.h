@@ -69,7 +69,9 @@ typedef enum reshape_status {
     RESHAPE_INVALID_JSON = 1,     /* the input is not valid JSON, or has a duplicate member name */
     RESHAPE_INVALID_RULES = 2,    /* the rules document is not valid JSON or breaks the contract */
     RESHAPE_RULE_FAILED = 3,      /* a rule cannot reshape a value of the input */
-    RESHAPE_LIMIT_EXCEEDED = 4,   /* the input nests deeper than 1000 arrays and objects */
+    RESHAPE_LIMIT_EXCEEDED = 4,   /* a work limit (see reshape_limits): the input or output nests
+                                     too deep, a path reaches too many values, the output would be
+                                     too large, or the rules need too much work */
     RESHAPE_INVALID_ARGUMENT = 5, /* a NULL pointer where one is required, or unknown flags */
     RESHAPE_OUT_OF_MEMORY = 6,    /* jansson could not allocate; an allocation failure inside the
                                      statically linked Swift runtime aborts, as in any Swift code */
@@ -89,7 +91,8 @@ typedef struct reshape_error {
     char path[512];                 /* RFC 9535 normalized path of the failing value, e.g.
                                        $['users']['u1'], or "" if none; a longer path is cut at
                                        a character boundary and ends with "..." */
-    char message[512];              /* one line, NUL-terminated, never needs freeing: code, rule,
+    char message[512];              /* one line without control characters (input's are escaped),
+                                       NUL-terminated, never needs freeing: code, rule,
                                        op, path, line and column, then what went wrong, e.g.
                                        "rule_failed: rule 2 (keyedToArray) at $['users']['u1']:
                                        expected an object, found a string" */
@@ -104,6 +107,40 @@ typedef struct reshape_error {
  * Thread safety: safe to call from any thread at any time.
  */
 const char *reshape_status_name(int status);
+
+/* ==========================================================================================
+ * Limits
+ * ========================================================================================== */
+
+/*
+ * The engine's work limits (docs/limits.md). Hostile input or rules cost bounded time and memory:
+ * going beyond a limit is RESHAPE_LIMIT_EXCEEDED (RESHAPE_INVALID_RULES for the rules document),
+ * never a crash or an abort. A field left 0 takes its default; the defaults marked "grows" grow
+ * with the input, so large documents need no tuning. Any field may be raised or lowered.
+ *
+ * Initialize with RESHAPE_LIMITS_INIT (all defaults), then set the fields to change:
+ *
+ *     reshape_limits limits = RESHAPE_LIMITS_INIT;
+ *     limits.max_output_bytes = 1u << 30;
+ *     reshape_rules_new_with_limits(spec, spec_len, &limits, &rules, &err);
+ *
+ * `version` lets later releases add fields at the end: a library reads only the fields of the
+ * version the caller was compiled with.
+ */
+#define RESHAPE_LIMITS_VERSION 1
+
+typedef struct reshape_limits {
+    unsigned int version;    /* RESHAPE_LIMITS_VERSION */
+    size_t max_depth;        /* nesting of the input, the output and the rules document; 1000 */
+    size_t max_rules_bytes;  /* size of the rules document; 1 MiB */
+    size_t max_selected;     /* values the path of one rule may visit, counting a value once per
+                                way the path reaches it; 10 million or 1 per input byte (grows) */
+    size_t max_output_bytes; /* size of the output; 64 MiB or 16 per input byte (grows) */
+    size_t max_work;         /* steps of work per document (values visited, renamed, moved,
+                                copied or created); 100 million or 100 per input byte (grows) */
+} reshape_limits;
+
+#define RESHAPE_LIMITS_INIT {RESHAPE_LIMITS_VERSION, 0, 0, 0, 0, 0}
 
 /* ==========================================================================================
  * Rules
@@ -121,12 +158,31 @@ typedef struct reshape_rules reshape_rules;
  * err: may be NULL.
  *
  * Returns RESHAPE_OK, RESHAPE_INVALID_RULES (naming the rule, the param and a suggestion for a
- * typo), RESHAPE_INVALID_ARGUMENT (spec or out is NULL) or RESHAPE_OUT_OF_MEMORY.
+ * typo; also a document larger than 1 MiB or nested deeper than 1000 levels),
+ * RESHAPE_INVALID_ARGUMENT (spec or out is NULL) or RESHAPE_OUT_OF_MEMORY.
+ *
+ * The rules work within the default limits; see reshape_rules_new_with_limits().
  *
  * Ownership: the caller owns *out and frees it with reshape_rules_free().
  * Thread safety: safe to call from any thread at any time.
  */
 int reshape_rules_new(const char *spec, size_t spec_len, reshape_rules **out, reshape_error *err);
+
+/*
+ * Compiles a rules document, as reshape_rules_new(), with other limits: for the rules document
+ * itself and for every reshape_apply() with these rules.
+ *
+ * limits: from RESHAPE_LIMITS_INIT, with the fields to change set; NULL means the defaults. Read
+ *   during the call only.
+ *
+ * Returns what reshape_rules_new() returns; RESHAPE_INVALID_ARGUMENT also for a limits->version
+ * this library does not know (0, or newer than RESHAPE_LIMITS_VERSION of its header).
+ *
+ * Ownership: the caller owns *out and frees it with reshape_rules_free().
+ * Thread safety: safe to call from any thread at any time.
+ */
+int reshape_rules_new_with_limits(const char *spec, size_t spec_len, const reshape_limits *limits,
+                                  reshape_rules **out, reshape_error *err);
 
 /*
  * Frees compiled rules. NULL is a no-op.
@@ -158,8 +214,9 @@ void reshape_rules_free(reshape_rules *rules);
  * out_len: receives its length in bytes, without the terminating NUL. May be NULL.
  * err: may be NULL.
  *
- * Returns RESHAPE_OK, RESHAPE_INVALID_JSON, RESHAPE_RULE_FAILED, RESHAPE_LIMIT_EXCEEDED,
- * RESHAPE_INVALID_ARGUMENT or RESHAPE_OUT_OF_MEMORY.
+ * Returns RESHAPE_OK, RESHAPE_INVALID_JSON, RESHAPE_RULE_FAILED, RESHAPE_LIMIT_EXCEEDED (a limit
+ * of the rules' reshape_limits), RESHAPE_INVALID_ARGUMENT or RESHAPE_OUT_OF_MEMORY. Every error
+ * message is one line without control characters.
  *
  * Ownership: the caller owns *out and frees it with reshape_free().
  * Thread safety: any number of threads may call reshape_apply() with the same rules at once.

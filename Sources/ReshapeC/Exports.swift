@@ -20,12 +20,31 @@ public func reshapeRulesNew(
     _ spec: UnsafePointer<CChar>?, _ specLength: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?,
     _ err: UnsafeMutablePointer<reshape_error>?
 ) -> Int32 {
+    compileRules(spec, specLength, .default, out, err)
+}
+
+@_cdecl("reshape_rules_new_with_limits")
+public func reshapeRulesNewWithLimits(
+    _ spec: UnsafePointer<CChar>?, _ specLength: Int, _ limits: UnsafePointer<reshape_limits>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ err: UnsafeMutablePointer<reshape_error>?
+) -> Int32 {
+    guard let limits else { return compileRules(spec, specLength, .default, out, err) }
+    switch LimitsConversion.limits(from: limits) {
+    case .success(let converted): return compileRules(spec, specLength, converted, out, err)
+    case .failure(let error): return report(error, to: err)
+    }
+}
+
+private func compileRules(
+    _ spec: UnsafePointer<CChar>?, _ specLength: Int, _ limits: Limits, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+    _ err: UnsafeMutablePointer<reshape_error>?
+) -> Int32 {
     guard let spec else { return report(.init(.invalidArgument, "spec must not be NULL"), to: err) }
     // A size_t beyond Int.max arrives negative: no buffer is that large.
     guard specLength >= 0 else { return report(.init(.invalidArgument, "spec_len is larger than any buffer"), to: err) }
     guard let out else { return report(.init(.invalidArgument, "out must not be NULL"), to: err) }
     do throws(ReshapeError) {
-        let rules = try Rules(json: UnsafeRawBufferPointer(start: spec, count: specLength))
+        let rules = try Rules(json: UnsafeRawBufferPointer(start: spec, count: specLength), limits: limits)
         out.pointee = RulesHandle.retain(rules)
         return succeed(err)
     } catch {

@@ -80,12 +80,25 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
     ///
     /// `rule_failed: rule 2 (keyedToArray) at $['users']['u1']: expected an object, found a string`.
     /// The CLI prints exactly this after `reshape: `; the C and Python bindings carry it as their message.
+    ///
+    /// Safe to print or log: no control or bidirectional formatting characters (they are escaped),
+    /// an op that is not a known one is quoted, and long names and paths are shortened with `…`
+    /// (``path`` keeps the whole path).
     public var description: String {
         var location = ""
-        if rule > 0 { location = "rule \(rule) (\(op))" }
-        if !path.isEmpty { location += location.isEmpty ? "at \(path)" : " at \(path)" }
+        if rule > 0 {
+            // An op the rules document made up is shown as it is only when that is safe and short.
+            let plain = op.unicodeScalars.count <= 40 && !op.unicodeScalars.contains(where: MessageText.isUnsafe)
+            let shownOp = plain ? op : quoted(op, limit: 40)
+            location = "rule \(rule) (\(shownOp))"
+        }
+        if !path.isEmpty {
+            let shownPath = MessageText.path(path)
+            location += location.isEmpty ? "at \(shownPath)" : " at \(shownPath)"
+        }
         if line > 0 { location += (location.isEmpty ? "" : ", ") + "line \(line), column \(column)" }
-        return location.isEmpty ? "\(code.rawValue): \(message)" : "\(code.rawValue): \(location): \(message)"
+        let text = MessageText.line(message)
+        return location.isEmpty ? "\(code.rawValue): \(text)" : "\(code.rawValue): \(location): \(text)"
     }
 }
 

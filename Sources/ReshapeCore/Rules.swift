@@ -13,32 +13,45 @@ public struct Rules: Sendable {
     private let operations: [any Operation]
     /// Where the parser may keep objects and arrays as raw text for these rules (see `RawValue`).
     private let rawDepth: Int?
+    /// The limits every `apply` of these rules works within (see docs/limits.md).
+    public let limits: Limits
 
     /// Compiles a rules document given as JSON text.
-    /// - Parameter json: a JSON array of rules, or an object `{"rules": [...]}`.
+    /// - Parameters:
+    ///   - json: a JSON array of rules, or an object `{"rules": [...]}`.
+    ///   - limits: the limits for the rules document and for every `apply`.
     /// - Throws: `ReshapeError` with code `invalid_rules`, naming the rule, the param and, for a
-    ///   typo, what was probably meant.
-    public init(json: String) throws(ReshapeError) {
-        self.init(compiled: try json.withUTF8Bytes { (bytes) throws(ReshapeError) in try RulesCompiler.compile(bytes) })
+    ///   typo, what was probably meant; also for a document beyond the rules size or depth limit.
+    public init(json: String, limits: Limits = .default) throws(ReshapeError) {
+        let operations = try json.withUTF8Bytes { (bytes) throws(ReshapeError) in try RulesCompiler.compile(bytes, limits: limits) }
+        self.init(compiled: operations, limits: limits)
     }
 
     /// Compiles a rules document given as UTF-8 bytes.
-    /// - Parameter json: a JSON array of rules, or an object `{"rules": [...]}`.
+    /// - Parameters:
+    ///   - json: a JSON array of rules, or an object `{"rules": [...]}`.
+    ///   - limits: the limits for the rules document and for every `apply`.
     /// - Throws: `ReshapeError` with code `invalid_rules`.
-    public init(json: [UInt8]) throws(ReshapeError) {
-        self.init(compiled: try json.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try RulesCompiler.compile(bytes) })
+    public init(json: [UInt8], limits: Limits = .default) throws(ReshapeError) {
+        let operations = try json.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in
+            try RulesCompiler.compile(bytes, limits: limits)
+        }
+        self.init(compiled: operations, limits: limits)
     }
 
     /// Compiles a rules document given as UTF-8 bytes in memory the caller owns.
-    /// - Parameter json: a JSON array of rules, or an object `{"rules": [...]}`.
+    /// - Parameters:
+    ///   - json: a JSON array of rules, or an object `{"rules": [...]}`.
+    ///   - limits: the limits for the rules document and for every `apply`.
     /// - Throws: `ReshapeError` with code `invalid_rules`.
-    public init(json: UnsafeRawBufferPointer) throws(ReshapeError) {
-        self.init(compiled: try RulesCompiler.compile(json))
+    public init(json: UnsafeRawBufferPointer, limits: Limits = .default) throws(ReshapeError) {
+        self.init(compiled: try RulesCompiler.compile(json, limits: limits), limits: limits)
     }
 
-    private init(compiled operations: [any Operation]) {
+    private init(compiled operations: [any Operation], limits: Limits) {
         self.operations = operations
         self.rawDepth = RawAccess.rawDepth(for: operations)
+        self.limits = limits
     }
 
     /// The number of rules.
@@ -110,10 +123,14 @@ public struct Rules: Sendable {
         guard unknown.isEmpty else {
             throw ReshapeError(.invalidArgument, "unknown option flags 0x\(hex(unknown.rawValue, width: 1))")
         }
-        let root = try JSONParser.parse(input, allowDuplicateKeys: options.contains(.allowDuplicateKeys), rawDepth: rawDepth)
-        let document = Document(root: root)
+        let limits = limits.resolved(inputBytes: input.count)
+        let root = try JSONParser.parse(
+            input, allowDuplicateKeys: options.contains(.allowDuplicateKeys), rawDepth: rawDepth, maxDepth: limits.maxDepth)
+        let document = Document(root: root, inputBytes: input.count, limits: limits)
         try run(on: document)
-        let writer = JSONWriter(pretty: options.contains(.pretty), capacityHint: input.count + input.count / 8 + 64)
+        let writer = JSONWriter(
+            pretty: options.contains(.pretty), capacityHint: input.count.addingClamped(input.count / 8 + 64),
+            maxBytes: limits.maxOutputBytes, maxDepth: limits.maxDepth)
         return try writer.write(document.root)
     }
 }

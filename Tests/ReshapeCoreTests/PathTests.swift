@@ -21,7 +21,8 @@ import Testing
         ("$..c", #"["x"]"#),
         ("$..[0]", "[10]"),
         ("$..['k\"q']", "[1]"),
-        ("$..[*]", #"[{"b":[10,20,{"c":"x"}]},[10,20,{"c":"x"}],10,20,{"c":"x"},"x",{"k\"q":1},1,2,3]"#),
+        // RFC 9535 order: the children of each visited value, values visited before their descendants.
+        ("$..[*]", #"[{"b":[10,20,{"c":"x"}]},{"k\"q":1},2,3,[10,20,{"c":"x"}],10,20,{"c":"x"},"x",1]"#),
         ("$.a.b[?]", ""),
     ])
     func unwrapSelects(path: String, expected: String) throws {

@@ -50,19 +50,22 @@ import Testing
             _ = try rules.apply(to: objects)
         } catch {
             #expect(error.code == .limitExceeded)
-            #expect(error.position == 7 * Limits.maxDepth)  // the 1001st "{"
+            #expect(error.position == 7 * Limits.defaultMaxDepth)  // the 1001st "{"
         }
         // At the limit, every op walks the tree without trouble.
-        let atLimit = String(repeating: #"{"a_b":"#, count: Limits.maxDepth) + "1" + String(repeating: "}", count: Limits.maxDepth)
+        let atLimit = String(repeating: #"{"a_b":"#, count: Limits.defaultMaxDepth) + "1" + String(repeating: "}", count: Limits.defaultMaxDepth)
         let output = try rules.apply(to: atLimit)
-        #expect(output == String(repeating: #"{"aB":"#, count: Limits.maxDepth) + "1" + String(repeating: "}", count: Limits.maxDepth))
+        #expect(output == String(repeating: #"{"aB":"#, count: Limits.defaultMaxDepth) + "1" + String(repeating: "}", count: Limits.defaultMaxDepth))
     }
 
-    @Test func wrapBeyondTheDepthLimitStillWrites() throws {
-        // Rules can add depth after parsing; the writer does not recurse, so this is fine.
+    @Test func wrapBeyondTheDepthLimitIsALimitOfTheOutput() throws {
+        // Rules can add depth after parsing; the engine never writes what it could not read back.
         let rules = try Rules(json: "[" + Array(repeating: #"{"op": "wrap", "key": "w"}"#, count: 50).joined(separator: ",") + "]")
-        let input = String(repeating: "[", count: Limits.maxDepth) + String(repeating: "]", count: Limits.maxDepth)
-        let output = try rules.apply(to: input)
-        #expect(output.hasPrefix(String(repeating: #"{"w":"#, count: 50) + "[["))
+        let input = String(repeating: "[", count: 950) + String(repeating: "]", count: 950)
+        #expect(try rules.apply(to: input).hasPrefix(String(repeating: #"{"w":"#, count: 50) + "[["))
+        let deeper = String(repeating: "[", count: 951) + String(repeating: "]", count: 951)
+        #expect(throws: ReshapeError(.limitExceeded, "the output would nest deeper than 1000 levels (the depth limit)")) {
+            try rules.apply(to: deeper)
+        }
     }
 }

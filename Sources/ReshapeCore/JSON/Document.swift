@@ -1,18 +1,26 @@
 internal import CJansson
 
-/// The document being reshaped: owns the root of jansson's tree for the length of one `apply`.
+/// The document being reshaped: owns the root of jansson's tree for the length of one `apply`, and
+/// accounts for the work and growth of the rules against the limits (see `Limits`).
 ///
 /// Never shared between threads; each `apply` parses its own.
 final class Document {
     private(set) var root: Node
+    let limits: ResolvedLimits
+    /// Steps done so far (see `Limits.maxWork`).
+    private var work = 0
+    /// An upper bound of the size of the output as compact JSON (see `Limits.maxOutputBytes`).
+    private var outputBound: Int
 
-    /// Takes ownership of `root`.
-    init(root: Node) {
+    /// Takes ownership of `root`, which was read from `inputBytes` bytes of JSON.
+    init(root: Node, inputBytes: Int, limits: ResolvedLimits) {
         self.root = root
+        self.limits = limits
+        self.outputBound = inputBytes
     }
 
     deinit {
-        json_decref(root)
+        Tree.release(root)
     }
 
     /// Makes `node` (stolen) the document. The old root is released afterwards, so `node` may be
@@ -20,6 +28,33 @@ final class Document {
     func replaceRoot(with node: Node) {
         let old = root
         root = node
-        json_decref(old)
+        Tree.release(old)
+    }
+
+    /// Counts `steps` of work; throws `limit_exceeded` past `maxWork`.
+    @inline(__always)
+    func charge(_ steps: Int) throws(ReshapeError) {
+        work = work.addingClamped(steps)
+        if work > limits.maxWork { throw workExceeded() }
+    }
+
+    /// Counts `bytes` that a rule adds to the document; throws `limit_exceeded` once the output
+    /// could pass `maxOutputBytes`.
+    @inline(__always)
+    func grow(by bytes: Int) throws(ReshapeError) {
+        outputBound = outputBound.addingClamped(max(0, bytes))
+        if outputBound > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
+    }
+
+    /// Counts `values` values that a rule adds, `bytes` bytes of text in all (each value counts as
+    /// at least `Tree.minimumValueBytes`, which keeps memory in proportion to the bound).
+    func grow(values: Int, bytes: Int) throws(ReshapeError) {
+        try grow(by: max(bytes, values.multipliedClamped(by: Tree.minimumValueBytes)))
+    }
+
+    private func workExceeded() -> ReshapeError {
+        ReshapeError(
+            .limitExceeded,
+            "the rules need more than \(limits.maxWork) steps of work on this document (the work limit)")
     }
 }

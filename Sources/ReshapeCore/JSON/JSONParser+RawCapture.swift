@@ -23,7 +23,7 @@ extension JSONParser {
             switch text[index] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = text[index] == UInt8(ascii: "{")
-                guard baseDepth + frames.count < Limits.maxDepth else { return false }
+                guard baseDepth + frames.count < maxDepth else { return false }
                 captureBuffer.append(text[index])
                 index += 1
                 frames.append((isObject, capturedKeys.count))

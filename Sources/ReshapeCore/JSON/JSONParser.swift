@@ -8,12 +8,16 @@ internal import CJansson
 /// the last one win, in place, when asked), passes numbers it cannot hold through as exact text,
 /// and reports line, column, byte offset and normalized path. It is iterative, so nesting depth is
 /// bounded by `Limits.maxDepth`, not by the stack.
+///
+/// A replaced or abandoned value is freed by `Tree`, never by jansson's recursive free.
 struct JSONParser: ~Copyable {
     let text: UnsafeRawBufferPointer
     let allowDuplicateKeys: Bool
     private let errorCode: ReshapeError.Code
     /// Containers starting at this depth are captured as raw text (see `RawValue`), or nil.
     let rawDepth: Int?
+    /// The deepest nesting accepted.
+    let maxDepth: Int
     var index = 0
     private var stack: [Frame] = []
     /// Decoded bytes of the current member name when it had escapes.
@@ -48,23 +52,30 @@ struct JSONParser: ~Copyable {
     ///     values. A container the capture refuses (a duplicate name, a very large object, invalid
     ///     input) is parsed as a tree instead, from its start; and if the text turns out invalid,
     ///     it is parsed again without capturing, so errors are exactly those of the full tree.
+    ///   - maxDepth: the deepest nesting accepted; deeper is `limit_exceeded` (`invalid_rules` for
+    ///     a rules document).
     static func parse(
         _ text: UnsafeRawBufferPointer, allowDuplicateKeys: Bool = false,
-        errorCode: ReshapeError.Code = .invalidJSON, rawDepth: Int? = nil
+        errorCode: ReshapeError.Code = .invalidJSON, rawDepth: Int? = nil, maxDepth: Int = Limits.defaultMaxDepth
     ) throws(ReshapeError) -> Node {
         if let rawDepth, rawDepth > 0 {
-            var parser = JSONParser(text: text, allowDuplicateKeys: allowDuplicateKeys, errorCode: errorCode, rawDepth: rawDepth)
+            var parser = JSONParser(
+                text: text, allowDuplicateKeys: allowDuplicateKeys, errorCode: errorCode, rawDepth: rawDepth, maxDepth: maxDepth)
             if let root = try? parser.parseDocument() { return root }
         }
-        var parser = JSONParser(text: text, allowDuplicateKeys: allowDuplicateKeys, errorCode: errorCode, rawDepth: nil)
+        var parser = JSONParser(
+            text: text, allowDuplicateKeys: allowDuplicateKeys, errorCode: errorCode, rawDepth: nil, maxDepth: maxDepth)
         return try parser.parseDocument()
     }
 
-    private init(text: UnsafeRawBufferPointer, allowDuplicateKeys: Bool, errorCode: ReshapeError.Code, rawDepth: Int?) {
+    private init(
+        text: UnsafeRawBufferPointer, allowDuplicateKeys: Bool, errorCode: ReshapeError.Code, rawDepth: Int?, maxDepth: Int
+    ) {
         self.text = text
         self.allowDuplicateKeys = allowDuplicateKeys
         self.errorCode = errorCode
         self.rawDepth = rawDepth
+        self.maxDepth = maxDepth
     }
 
     // MARK: - Structure
@@ -132,11 +143,12 @@ struct JSONParser: ~Copyable {
             }
             try link(value, startingAt: start, root: &root)
             if opensContainer {
-                guard stack.count < Limits.maxDepth else {
-                    throw ReshapeError(
-                        .limitExceeded, "nesting deeper than \(Limits.maxDepth) levels",
-                        path: currentPath(), line: TextPosition(of: start, in: text).line,
-                        column: TextPosition(of: start, in: text).column, position: start)
+                guard stack.count < maxDepth else {
+                    var error = ReshapeError.depthLimit(maxDepth, code: errorCode == .invalidRules ? .invalidRules : .limitExceeded)
+                    let position = TextPosition(of: start, in: text)
+                    error.path = currentPath()
+                    (error.line, error.column, error.position) = (position.line, position.column, start)
+                    throw error
                 }
                 stack.append(Frame(container: value, isObject: byte == UInt8(ascii: "{")))
                 skipWhitespace()
@@ -195,6 +207,7 @@ struct JSONParser: ~Copyable {
         }
         let key = pendingKey.hasEscapes
             ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[pendingKey.start..<pendingKey.end])
+        // A replaced duplicate's old value is freed by `Tree`, without recursion.
         let isNew = try Make.set(top.container, key, value)
         if !isNew && !allowDuplicateKeys {
             let name = String(jsonBytes: key)
@@ -480,12 +493,6 @@ private func hexDigitValue(_ byte: UInt8) -> UInt32? {
     }
 }
 
-/// Uppercase hexadecimal, zero-padded.
-func hex(_ value: UInt32, width: Int) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, width - digits.count)) + digits
-}
-
 func appendUTF8(_ scalar: UInt32, to buffer: inout ByteBuffer) {
     switch scalar {
     case 0..<0x80:
@@ -503,32 +510,4 @@ func appendUTF8(_ scalar: UInt32, to buffer: inout ByteBuffer) {
         buffer.append(UInt8(0x80 | scalar >> 6 & 0x3F))
         buffer.append(UInt8(0x80 | scalar & 0x3F))
     }
-}
-
-/// A string in double quotes for messages, with quotes and control characters escaped and long
-/// strings shortened.
-func quoted(_ text: String, limit: Int = 60) -> String {
-    var result = "\""
-    var count = 0
-    for scalar in text.unicodeScalars {
-        if count == limit {
-            result += "…"
-            break
-        }
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\t": result += "\\t"
-        case "\r": result += "\\r"
-        default:
-            if scalar.value < 0x20 {
-                result += "\\u" + hex(scalar.value, width: 4)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        count += 1
-    }
-    return result + "\""
 }

@@ -4,17 +4,25 @@ internal import CJansson
 /// shortest round-trip form, raw numbers as their original text, and strings escaped minimally
 /// (`"`, `\` and control characters; everything else stays UTF-8).
 ///
-/// Iterative, so the depth of the tree never matters for the stack.
+/// Iterative, so the depth of the tree never matters for the stack. It never writes what the engine
+/// could not read back (nesting deeper than the depth limit), nor more than the output limit: both
+/// are `limit_exceeded`, found as soon as they happen rather than after a huge buffer is filled.
 struct JSONWriter: ~Copyable {
     private let pretty: Bool
     private var out: ByteBuffer
+    private let maxBytes: Int
+    private let maxDepth: Int
 
     /// - Parameters:
     ///   - pretty: indent with two spaces and put each member and element on its own line.
     ///   - capacityHint: expected size of the output, to avoid regrowing.
-    init(pretty: Bool, capacityHint: Int = 1024) {
+    ///   - maxBytes: the output limit.
+    ///   - maxDepth: the deepest nesting allowed.
+    init(pretty: Bool, capacityHint: Int = 1024, maxBytes: Int = .max, maxDepth: Int = Limits.defaultMaxDepth) {
         self.pretty = pretty
-        self.out = ByteBuffer(capacity: capacityHint)
+        self.out = ByteBuffer(capacity: min(capacityHint, maxBytes, 1 << 30))
+        self.maxBytes = maxBytes
+        self.maxDepth = maxDepth
     }
 
     private enum Frame {
@@ -41,6 +49,7 @@ struct JSONWriter: ~Copyable {
         var stack: [Frame] = []
         try writeValue(root, stack: &stack)
         while let top = stack.popLast() {
+            if out.count > maxBytes { throw .outputLimit(maxBytes) }
             switch top {
             case .object(let node, let iterator, let first):
                 guard let iterator else {
@@ -74,6 +83,7 @@ struct JSONWriter: ~Copyable {
     private mutating func writeValue(_ node: Node, stack: inout [Frame]) throws(ReshapeError) {
         switch pointee(node) {
         case JSON_OBJECT:
+            guard stack.count < maxDepth else { throw .depthLimit(maxDepth, output: true) }
             out.append(UInt8(ascii: "{"))
             if json_object_size(node) == 0 {
                 out.append(UInt8(ascii: "}"))
@@ -81,6 +91,7 @@ struct JSONWriter: ~Copyable {
                 stack.append(.object(node, iterator: json_object_iter(node), first: true))
             }
         case JSON_ARRAY:
+            guard stack.count < maxDepth else { throw .depthLimit(maxDepth, output: true) }
             out.append(UInt8(ascii: "["))
             let count = json_array_size(node)
             if count == 0 {
@@ -99,11 +110,17 @@ struct JSONWriter: ~Copyable {
                     temporaries.append(tree)
                     try writeValue(tree, stack: &stack)
                 } else {
-                    out.append(UnsafeRawBufferPointer(rebasing: bytes[1...]))
+                    let text = UnsafeRawBufferPointer(rebasing: bytes[1...])
+                    // Only a raw value long enough to nest past the limit here is measured.
+                    if stack.count + (text.count + 1) / 2 > maxDepth, stack.count + RawValue.depth(of: text) > maxDepth {
+                        throw .depthLimit(maxDepth, output: true)
+                    }
+                    out.append(text)
                 }
             } else {
                 writeString(bytes)
             }
+            if out.count > maxBytes { throw .outputLimit(maxBytes) }
         case JSON_INTEGER:
             NumberText.append(json_integer_value(node), to: &out)
         case JSON_REAL:

@@ -108,7 +108,7 @@ extension UnsafeMutablePointer where Pointee == json_t {
 }
 
 /// A valid, empty C string for zero-length keys whose buffer has no base address.
-private var emptyKey: UnsafePointer<CChar> {
+var emptyKey: UnsafePointer<CChar> {
     UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
@@ -163,15 +163,11 @@ enum Make {
     static func null() -> Node { json_null() }
 
     /// Sets `object[key] = value`, stealing `value` (also on failure). Returns false if `key` was
-    /// already present (the value then replaced the old one in place, keeping its position).
+    /// already present (the value then replaced the old one in place, keeping its position; the
+    /// old value is freed without recursion).
     @discardableResult
     static func set(_ object: Node, _ key: KeyBytes, _ value: Node) throws(ReshapeError) -> Bool {
-        let before = json_object_size(object)
-        let start = key.baseAddress?.assumingMemoryBound(to: CChar.self) ?? emptyKey
-        guard json_object_setn_new_nocheck(object, start, key.count, value) == 0 else {
-            throw .outOfMemory()
-        }
-        return json_object_size(object) > before
+        try Tree.set(object, key, value)
     }
 
     /// Sets `object[key] = value` for a Swift string key, stealing `value`.
@@ -182,12 +178,7 @@ enum Make {
 
     /// Removes the member named `key`. Returns false if there was none.
     static func removeMember(_ object: Node, _ key: KeyBytes) -> Bool {
-        // The name's bytes may live in the member being deleted: copy them first.
-        var name = ByteBuffer(capacity: key.count)
-        name.append(key)
-        let bytes = name.bytes
-        let start = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) ?? emptyKey
-        return json_object_deln(object, start, bytes.count) == 0
+        Tree.removeMember(of: object, named: key)
     }
 
     /// Appends `value` to `array`, stealing it (also on failure).
@@ -201,8 +192,9 @@ enum Make {
         return node
     }
 
+    /// Releases an owned reference; a tree whose last reference this is is freed without recursion.
     static func release(_ node: Node?) {
-        json_decref(node)
+        Tree.release(node)
     }
 }
 

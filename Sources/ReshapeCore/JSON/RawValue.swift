@@ -27,6 +27,29 @@ enum RawValue {
         return false
     }
 
+    /// The nesting depth of canonical text: 1 for `{}` or `[1]`, 2 for `[[1]]`.
+    static func depth(of text: UnsafeRawBufferPointer) -> Int {
+        var deepest = 0
+        var depth = 0
+        var index = 0
+        while index < text.count {
+            switch text[index] {
+            case UInt8(ascii: "\""):
+                index = endOfString(text, from: index)
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+            default:
+                break
+            }
+            index += 1
+        }
+        return deepest
+    }
+
     /// The offset after the string starting with the quote at `start`.
     private static func endOfString(_ text: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start + 1
@@ -72,7 +95,7 @@ enum RawValue {
         guard let value = json_object_iter_value(iterator) else { return nil }
         guard value.isRawValue else { return value }
         let tree = try materialized(value)
-        guard json_object_iter_set_new(object, iterator, tree) == 0 else { throw .outOfMemory() }
+        try Tree.replaceMember(of: object, at: iterator, with: tree)
         return tree
     }
 
@@ -91,7 +114,7 @@ enum RawValue {
         guard let value = json_array_get(array, index) else { return nil }
         guard value.isRawValue else { return value }
         let tree = try materialized(value)
-        guard json_array_set_new(array, index, tree) == 0 else { throw .outOfMemory() }
+        try Tree.replaceElement(of: array, at: index, with: tree)
         return tree
     }
 

@@ -23,7 +23,7 @@ struct ArrayToKeyed: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
-        for match in selection.editOrder {
+        for match in selection.editOrder() {
             let array = selection.node(match)
             guard array.isArray else {
                 throw ReshapeError(.ruleFailed, "expected an array, found \(array.kind.described)", path: selection.path(of: match))
@@ -50,6 +50,7 @@ struct ArrayToKeyed: Operation {
         guard let id = try idKey.withUTF8Bytes({ (bytes) throws(ReshapeError) in element.member(bytes) }) else {
             throw ReshapeError(.ruleFailed, "missing \(quoted(idKey))", path: selection.path(of: match, .index(index)))
         }
+        try selection.document.charge(1)
         var name = ByteBuffer()
         switch id.kind {
         case .string:
@@ -64,6 +65,8 @@ struct ArrayToKeyed: Operation {
                 .ruleFailed, "the id must be a string or an integer, found \(found)",
                 path: selection.path(of: match, .index(index), .key(idKey)))
         }
+        // The id becomes a member name: at most its text and a colon more.
+        try selection.document.grow(by: name.count + 3)
         let record = Make.retain(element)
         if !keepId {
             // The array is being replaced, so its records can be edited in place.

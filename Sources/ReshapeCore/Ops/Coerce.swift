@@ -41,10 +41,12 @@ struct Coerce: Operation {
         let selection = try Selection(path, in: document)
         // Deepest first: replacing a container that fails (onFail "null") frees what is inside it,
         // so everything inside must have been handled already.
-        for match in selection.editOrder {
+        for match in selection.editOrder() {
             let node = selection.node(match)
             if node.isNull { continue }
             if let converted = try convert(node) {
+                // Text gains its quotes; a number or boolean becoming text is never longer than that.
+                if to == .string { try document.grow(by: 2) }
                 try selection.replace(match, with: converted)
                 continue
             }

@@ -32,8 +32,8 @@ struct ConvertKeys: Operation {
         let selection = try Selection(path, in: document)
         // A deep renaming covers everything below a match, so only the outermost matches are
         // visited; each object is renamed once.
-        for match in deep ? selection.outermostMatches : selection.editOrder {
-            try renaming.apply(to: selection.node(match), at: match, in: selection)
+        for match in deep ? selection.outermostMatches() : selection.editOrder() {
+            try renaming.apply(to: selection.node(match), at: match, in: selection, document: document)
         }
     }
 }

@@ -5,11 +5,16 @@ struct Default: Operation {
     let path: JSONPath
     let key: String
     let value: JSONValue
+    /// What one insertion adds: values and compact text (`"key":value,`).
+    private let addedValues: Int
+    private let addedBytes: Int
 
     init(_ params: inout RuleParams) throws(ReshapeError) {
         path = try params.path("path", default: "$")
         key = try params.string("key")
         value = try params.value("value")
+        addedValues = value.valueCount
+        addedBytes = key.utf8.count + 4 + (try value.json()).count
     }
 
     /// Looks at the selected values.
@@ -17,13 +22,15 @@ struct Default: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
-        for match in selection.editOrder {
+        for match in selection.editOrder() {
             let object = selection.node(match)
             guard object.isObject else {
                 throw ReshapeError(.ruleFailed, "expected an object, found \(object.kind.described)", path: selection.path(of: match))
             }
             let current = try key.withUTF8Bytes { (bytes) throws(ReshapeError) in object.member(bytes) }
             if let current, !current.isNull { continue }
+            try document.charge(addedValues)
+            try document.grow(values: addedValues, bytes: addedBytes)
             try Make.set(object, key, try value.makeNode())
         }
     }

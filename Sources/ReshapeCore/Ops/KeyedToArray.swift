@@ -51,7 +51,8 @@ struct KeyedToArray: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
-        for match in selection.editOrder {
+        for match in selection.editOrder() {
+            if let wrapIn { try document.grow(values: 1, bytes: wrapIn.utf8.count + 4) }
             let records = try array(from: selection.node(match), at: match, in: selection)
             try selection.replace(match, with: try wrapped(records))
         }
@@ -119,7 +120,7 @@ struct KeyedToArray: Operation {
                 break
             case .object:
                 try node.forEachMember { (key, value) throws(ReshapeError) in
-                    guard let record = try record(id: key, value: value, at: match, .key(String(jsonBytes: key)), in: selection) else { return }
+                    guard let record = try record(id: key, value: value, at: match, .name(key), in: selection) else { return }
                     try Make.append(array, record)
                 }
             case .array:
@@ -147,6 +148,9 @@ struct KeyedToArray: Operation {
     private func record(
         id: KeyBytes, value: Node, at match: Int32, _ step: PathStep, in selection: Selection
     ) throws(ReshapeError) -> Node? {
+        // Each record gains its id: {"idKey":"id",
+        try selection.document.charge(1)
+        try selection.document.grow(values: 1, bytes: idKey.utf8.count + id.count + 6)
         if value.kind == .rawObject {
             if let record = try rawRecord(id: id, value: value, at: match, step, in: selection) { return record }
             // The record has the id already and a tree decides which one stays.
@@ -167,10 +171,12 @@ struct KeyedToArray: Operation {
                     Make.release(record)
                     return nil
                 case .wrap:
+                    try selection.document.grow(by: valueKey.utf8.count + 4)
                     try Make.set(record, valueKey, Make.retain(value))
                     return record
                 }
             }
+            try selection.document.charge(value.objectCount)
             try value.forEachMember { (key, member) throws(ReshapeError) in
                 if key.elementsEqual(idKey.utf8) {
                     switch onConflict {

@@ -5,53 +5,94 @@ internal import CJansson
 /// jansson cannot rename a member, and setting a new name would move it to the end, so an object
 /// whose names change is rebuilt in order and its contents swapped in. Two members that would end
 /// up with the same name are an error naming the renamed member.
+///
+/// A deep renaming walks the tree with an explicit stack, children before their parent (so the
+/// names on the path to a child stay valid while it is renamed), never recursing on depth.
 struct MemberRenaming {
     /// The new name for a member, or nil to keep it.
     let newName: (KeyBytes) -> [UInt8]?
     /// Also rename inside member values and array elements, at any depth.
     let deep: Bool
 
-    /// Renames the members of the selected node (and below it when deep).
-    func apply(to node: Node, at match: Int32, in selection: Selection) throws(ReshapeError) {
-        var trail: [PathStep] = []
-        try visit(node, trail: &trail, match: match, selection: selection)
+    /// A container being walked: where its walk stands.
+    private struct Frame {
+        let node: Node
+        var iterator: UnsafeMutableRawPointer?
+        var index = 0
     }
 
-    private func visit(_ node: Node, trail: inout [PathStep], match: Int32, selection: Selection) throws(ReshapeError) {
-        if deep {
-            try RawValue.materializeChildren(of: node)
-            if node.isObject {
-                try node.forEachMember { (key, value) throws(ReshapeError) in
-                    guard value.isObject || value.isArray else { return }
-                    trail.append(.name(key))
-                    try visit(value, trail: &trail, match: match, selection: selection)
-                    trail.removeLast()
+    /// Renames the members of the selected node (and below it when deep).
+    func apply(to node: Node, at match: Int32, in selection: Selection, document: Document) throws(ReshapeError) {
+        guard deep else {
+            if node.isObject { try renameMembers(of: node, trail: [], match: match, selection: selection, document: document) }
+            return
+        }
+        var stack: [Frame] = []
+        var trail: [PathStep] = []
+        try push(node, onto: &stack, document: document)
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            let current = stack[top].node
+            // The next child that is an object or array, with its step from `current`.
+            var next: (child: Node, step: PathStep)? = nil
+            if current.isObject {
+                while next == nil, let iterator = stack[top].iterator {
+                    stack[top].iterator = json_object_iter_next(current, iterator)
+                    if let value = json_object_iter_value(iterator), value.isObject || value.isArray {
+                        let key = KeyBytes(start: json_object_iter_key(iterator), count: json_object_iter_key_len(iterator))
+                        next = (value, .name(key))
+                    }
                 }
-            } else if node.isArray {
-                for index in 0..<node.arrayCount {
-                    guard let value = node.element(index), value.isObject || value.isArray else { continue }
-                    trail.append(.index(index))
-                    try visit(value, trail: &trail, match: match, selection: selection)
-                    trail.removeLast()
+            } else {
+                while next == nil, stack[top].index < current.arrayCount {
+                    let index = stack[top].index
+                    stack[top].index += 1
+                    if let value = current.element(index), value.isObject || value.isArray { next = (value, .index(index)) }
                 }
             }
-        }
-        if node.isObject {
-            try renameMembers(of: node, trail: trail, match: match, selection: selection)
+            if let next {
+                trail.append(next.step)
+                try push(next.child, onto: &stack, document: document)
+                continue
+            }
+            stack.removeLast()
+            if current.isObject {
+                try renameMembers(of: current, trail: trail, match: match, selection: selection, document: document)
+            }
+            if !trail.isEmpty, !stack.isEmpty { trail.removeLast() }
         }
     }
 
-    private func renameMembers(of object: Node, trail: [PathStep], match: Int32, selection: Selection) throws(ReshapeError) {
+    private func push(_ node: Node, onto stack: inout [Frame], document: Document) throws(ReshapeError) {
+        try RawValue.materializeChildren(of: node)
+        try document.charge(1 + (node.isObject ? node.objectCount : node.arrayCount))
+        stack.append(Frame(node: node, iterator: node.isObject ? json_object_iter(node) : nil))
+    }
+
+    private func renameMembers(
+        of object: Node, trail: [PathStep], match: Int32, selection: Selection, document: Document
+    ) throws(ReshapeError) {
         var names: [[UInt8]?] = []
+        names.reserveCapacity(object.objectCount)
         var changes = false
+        var growth = 0
         object.forEachMember { key, _ in
             let name = newName(key)
-            changes = changes || name != nil
+            if let name {
+                changes = true
+                growth += name.count - key.count
+            }
             names.append(name)
         }
         guard changes else { return }
+        try document.charge(names.count)
+        try document.grow(by: growth)
         let rebuilt = try Make.object()
-        defer { Make.release(rebuilt) }
+        defer {
+            // The values are still the object's: drop the extra references without freeing.
+            json_object_clear(rebuilt)
+            json_decref(rebuilt)
+        }
         var position = 0
         var collision: (renamed: String, to: String)? = nil
         try object.forEachMember { (key, value) throws(ReshapeError) in
@@ -72,7 +113,16 @@ struct MemberRenaming {
                 path: selection.path(of: match, steps: trail + [.key(collision.renamed)]))
         }
         json_object_clear(object)
-        guard json_object_update(object, rebuilt) == 0 else { throw .outOfMemory() }
+        // Names are copied with their length: one holding U+0000 stays whole.
+        var iterator = json_object_iter(rebuilt)
+        while let current = iterator {
+            if let value = json_object_iter_value(current) {
+                guard json_object_setn_new_nocheck(
+                    object, json_object_iter_key(current), json_object_iter_key_len(current), Make.retain(value)) == 0
+                else { throw .outOfMemory() }
+            }
+            iterator = json_object_iter_next(rebuilt, current)
+        }
     }
 
     /// For the member at `position` whose final name repeats an earlier one: the renamed member of

@@ -17,7 +17,7 @@ struct Remove: Operation {
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document, rawMatches: true)
         // Deepest and latest first: removing an element never shifts one still to be removed.
-        for match in selection.editOrder {
+        for match in selection.editOrder() {
             try selection.remove(match)
         }
     }

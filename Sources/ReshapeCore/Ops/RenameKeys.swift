@@ -2,12 +2,15 @@
 /// keeping their positions.
 struct RenameKeys: Operation {
     static let name = "renameKeys"
-    let map: [(from: [UInt8], to: [UInt8])]
+    /// Old name → new name, by bytes (never by canonical equivalence: "é" and "e\u{301}" differ).
+    let map: [[UInt8]: [UInt8]]
     let path: JSONPath
     let deep: Bool
 
     init(_ params: inout RuleParams) throws(ReshapeError) {
-        map = try params.nameMap("map").map { (Array($0.from.utf8), Array($0.to.utf8)) }
+        var map: [[UInt8]: [UInt8]] = [:]
+        for pair in try params.nameMap("map") { map[pair.from] = pair.to }
+        self.map = map
         path = try params.path("path", default: "$")
         deep = try params.bool("deep", default: false)
     }
@@ -19,15 +22,15 @@ struct RenameKeys: Operation {
         let map = self.map
         let renaming = MemberRenaming(
             newName: { key in
-                guard let entry = map.first(where: { $0.from.elementsEqual(key) }) else { return nil }
-                return entry.to.elementsEqual(key) ? nil : entry.to
+                guard let to = map[Array(key)] else { return nil }
+                return to.elementsEqual(key) ? nil : to
             },
             deep: deep)
         let selection = try Selection(path, in: document)
         // A deep renaming covers everything below a match, so only the outermost matches are
         // visited; each object is renamed once.
-        for match in deep ? selection.outermostMatches : selection.editOrder {
-            try renaming.apply(to: selection.node(match), at: match, in: selection)
+        for match in deep ? selection.outermostMatches() : selection.editOrder() {
+            try renaming.apply(to: selection.node(match), at: match, in: selection, document: document)
         }
     }
 }

@@ -1,9 +1,8 @@
-internal import CJansson
-
 /// `unwrap`: the document becomes the value at `path`.
 ///
 /// A singular path that does not exist is an error, or `null` when `optional`. A path with a
-/// wildcard or `..` yields the array of all matches in document order (possibly empty).
+/// wildcard or `..` yields the array of RFC 9535's nodelist, in its order and with its duplicates
+/// (possibly empty).
 struct Unwrap: Operation {
     static let name = "unwrap"
     let path: JSONPath
@@ -32,20 +31,16 @@ struct Unwrap: Operation {
             }
             return
         }
-        let selection = try Selection(path, in: document, rawMatches: true)
-        // With `..`, one match can lie inside another; copies keep the new tree free of shared
-        // nodes, so that later rules editing one match cannot change another.
+        let selection = try Selection(path, in: document, mode: .nodelist, rawMatches: true)
+        // With `..`, one match can lie inside another or repeat it (RFC 9535 keeps duplicates);
+        // copies keep the new tree free of shared nodes, so that later rules editing one match
+        // cannot change another. Copies count toward the work and output limits.
         let copies = path.descendantSegmentCount > 0
         let array = try Make.array()
         do throws(ReshapeError) {
             for match in selection.matches {
                 let node = selection.node(match)
-                if copies {
-                    guard let copy = json_deep_copy(node) else { throw .outOfMemory() }
-                    try Make.append(array, copy)
-                } else {
-                    try Make.append(array, Make.retain(node))
-                }
+                try Make.append(array, copies ? try Tree.copy(node, in: document) : Make.retain(node))
             }
         } catch {
             Make.release(array)

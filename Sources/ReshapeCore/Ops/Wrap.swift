@@ -11,6 +11,8 @@ struct Wrap: Operation {
     var rawAccess: RawAccess { .below(0, rootShift: -1) }
 
     func apply(to document: Document) throws(ReshapeError) {
+        try document.charge(1)
+        try document.grow(values: 1, bytes: key.utf8.count + 4)
         let object = try Make.object()
         do throws(ReshapeError) {
             try Make.set(object, key, Make.retain(document.root))

@@ -32,8 +32,13 @@ struct JSONPathParser {
         index += 1
         var segments: [JSONPath.Segment] = []
         while true {
+            // RFC 9535 allows white space before a segment, never at the end of a query.
+            let blanks = index
             skipBlanks()
-            guard let next = peek else { break }
+            guard let next = peek else {
+                if index > blanks { throw fail("white space at the end of a path", at: blanks) }
+                break
+            }
             switch next {
             case ".":
                 if peek(at: index + 1) == "." {
@@ -87,7 +92,7 @@ struct JSONPathParser {
         }
         if let scalar = peek, scalar != ".", scalar != "[", !isBlank(scalar) {
             let name = String(String.UnicodeScalarView(scalars[start..<index]))
-            throw fail("unexpected \(describe(scalar)) in a member name; write ['\(name)…'] for names with such characters")
+            throw fail("unexpected \(describe(scalar)) in a member name; write ['\(MessageText.escaped(name, limit: 40))…'] for names with such characters")
         }
         return String(String.UnicodeScalarView(scalars[start..<index]))
     }
@@ -173,7 +178,9 @@ struct JSONPathParser {
             case "/", "\\": result.append(escaped)
             case "'" where quote == "'", "\"" where quote == "\"": result.append(escaped)
             case "u": result.append(try parseUnicodeEscape())
-            default: throw fail("invalid escape '\\\(escaped)' in a name", at: index - 2)
+            default:
+                let shown = escaped.value >= 0x21 && escaped.value < 0x7F ? "'\\\(escaped)'" : "'\\' followed by \(describe(escaped))"
+                throw fail("invalid escape \(shown) in a name", at: index - 2)
             }
         }
     }

@@ -24,7 +24,8 @@ struct RuleParams {
 
     private mutating func lookup(_ name: String) -> Node? {
         known.append(name)
-        return members.first(where: { $0.name == name })?.node
+        // By bytes: String's == would take "é" and "e\u{301}" for the same name.
+        return members.first(where: { $0.name.utf8.elementsEqual(name.utf8) })?.node
     }
 
     /// A string param; required when `defaultValue` is nil.
@@ -81,10 +82,11 @@ struct RuleParams {
     }
 
     /// An object whose members map names to names; required. Member order is kept.
-    mutating func nameMap(_ name: String) throws(ReshapeError) -> [(from: String, to: String)] {
+    /// Names are bytes, compared as bytes.
+    mutating func nameMap(_ name: String) throws(ReshapeError) -> [(from: [UInt8], to: [UInt8])] {
         guard let node = lookup(name) else { throw failure("missing required param \(quoted(name))") }
         guard node.isObject else { throw wrongType(name, "an object of names", node) }
-        var pairs: [(from: String, to: String)] = []
+        var pairs: [(from: [UInt8], to: [UInt8])] = []
         var problem: ReshapeError? = nil
         node.forEachMember { key, value in
             let from = String(jsonBytes: key)
@@ -94,7 +96,7 @@ struct RuleParams {
                 }
                 return
             }
-            pairs.append((from, String(jsonBytes: value.stringBytes)))
+            pairs.append((Array(key), Array(value.stringBytes)))
         }
         if let problem { throw problem }
         return pairs
@@ -102,7 +104,7 @@ struct RuleParams {
 
     /// Rejects params the op did not ask for.
     func finish() throws(ReshapeError) {
-        for member in members where !known.contains(member.name) {
+        for member in members where !known.contains(where: { $0.utf8.elementsEqual(member.name.utf8) }) {
             let others = known.dropFirst().map { quoted($0) }.joined(separator: ", ")
             let hint = Suggestion.hint(for: member.name, among: Array(known.dropFirst()))
             let help = hint.isEmpty ? (others.isEmpty ? "; \(op) takes no params" : "; \(op) takes \(others)") : hint

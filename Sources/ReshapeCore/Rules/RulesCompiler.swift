@@ -5,9 +5,16 @@ internal import CJansson
 /// The document is a JSON array of rule objects, or an object `{"rules": [...]}`. Each rule is
 /// `{"op": NAME, ...params}`.
 enum RulesCompiler {
-    static func compile(_ text: UnsafeRawBufferPointer) throws(ReshapeError) -> [any Operation] {
-        let root = try JSONParser.parse(text, errorCode: .invalidRules)
-        defer { json_decref(root) }
+    /// - Throws: `invalid_rules`, also for a document beyond `limits.maxRulesBytes` or
+    ///   `limits.maxDepth`.
+    static func compile(_ text: UnsafeRawBufferPointer, limits: Limits) throws(ReshapeError) -> [any Operation] {
+        guard text.count <= limits.maxRulesBytes else {
+            throw ReshapeError(
+                .invalidRules,
+                "the rules document has \(text.count) bytes, more than \(limits.maxRulesBytes) (the rules size limit)")
+        }
+        let root = try JSONParser.parse(text, errorCode: .invalidRules, maxDepth: max(1, limits.maxDepth))
+        defer { Tree.release(root) }
         let list = try ruleList(in: root)
         var operations: [any Operation] = []
         operations.reserveCapacity(list.arrayCount)
@@ -28,8 +35,7 @@ enum RulesCompiler {
         var list: Node? = nil
         var unknown: String? = nil
         root.forEachMember { key, value in
-            let name = String(jsonBytes: key)
-            if name == "rules" { list = value } else if unknown == nil { unknown = name }
+            if key.elementsEqual("rules".utf8) { list = value } else if unknown == nil { unknown = String(jsonBytes: key) }
         }
         if let unknown {
             throw ReshapeError(

@@ -1,11 +1,15 @@
 /// The members of a JSON object, in order, with unique names.
 ///
-/// Lookups and appends take constant time (an index by name sits beside the ordered members), so
-/// objects with many members, such as a Firebase collection, stay fast.
+/// Names are told apart by their exact Unicode scalars, as JSON does: `"é"` (U+00E9) and `"é"`
+/// (U+0065 U+0301) are two members, although Swift's `String ==` calls them equal. Lookups and
+/// appends take constant time (an index by name sits beside the ordered members), so objects with
+/// many members, such as a Firebase collection, stay fast.
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     /// One member: a name and its value.
     public struct Member: Sendable, Hashable {
+        /// The member's name.
         public var key: String
+        /// The member's value.
         public var value: JSONValue
 
         /// Creates a member.
@@ -13,12 +17,23 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
             self.key = key
             self.value = value
         }
+
+        /// Equal names (scalar by scalar, not by canonical equivalence) and equal values.
+        public static func == (lhs: Member, rhs: Member) -> Bool {
+            lhs.key.utf8.elementsEqual(rhs.key.utf8) && lhs.value == rhs.value
+        }
+
+        /// Hashes the name's exact scalars and the value.
+        public func hash(into hasher: inout Hasher) {
+            ExactName(key).hash(into: &hasher)
+            hasher.combine(value)
+        }
     }
 
     /// The members in order.
     public private(set) var members: [Member]
-    /// The position of each member by name.
-    private var positions: [String: Int]
+    /// The position of each member by exact name.
+    private var positions: [ExactName: Int]
 
     /// An empty object.
     public init() {
@@ -33,21 +48,22 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         for (key, value) in elements { self[key] = value }
     }
 
-    /// The value of member `key`. Setting a new name appends it; setting an existing one replaces
-    /// its value in place; setting nil removes it.
+    /// The value of member `key` (matched scalar by scalar). Setting a new name appends it;
+    /// setting an existing one replaces its value in place; setting nil removes it.
     public subscript(key: String) -> JSONValue? {
-        get { positions[key].map { members[$0].value } }
+        get { positions[ExactName(key)].map { members[$0].value } }
         set {
-            if let position = positions[key] {
+            let name = ExactName(key)
+            if let position = positions[name] {
                 if let newValue {
                     members[position].value = newValue
                 } else {
                     members.remove(at: position)
-                    positions[key] = nil
-                    for later in position..<members.count { positions[members[later].key] = later }
+                    positions[name] = nil
+                    for later in position..<members.count { positions[ExactName(members[later].key)] = later }
                 }
             } else if let newValue {
-                positions[key] = members.count
+                positions[name] = members.count
                 members.append(Member(key: key, value: newValue))
             }
         }
@@ -65,11 +81,33 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// Two objects are equal when they have the same members in the same order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.members == rhs.members
+        JSONValue.object(lhs) == JSONValue.object(rhs)
     }
 
     /// Hashes the members in order.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(members)
+        JSONValue.object(self).hash(into: &hasher)
+    }
+}
+
+/// A member name compared and hashed by its UTF-8 bytes, so that canonically equivalent but
+/// different names stay different.
+struct ExactName: Hashable {
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    static func == (lhs: ExactName, rhs: ExactName) -> Bool {
+        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var copy = text
+        copy.withUTF8 { bytes in
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        }
     }
 }

@@ -24,7 +24,7 @@ extension JSONValue {
     /// Reads JSON text from memory the caller owns.
     public init(json: UnsafeRawBufferPointer, allowDuplicateKeys: Bool = false) throws(ReshapeError) {
         let root = try JSONParser.parse(json, allowDuplicateKeys: allowDuplicateKeys)
-        defer { json_decref(root) }
+        defer { Tree.release(root) }
         self = try JSONValue(node: root)
     }
 
@@ -34,43 +34,147 @@ extension JSONValue {
     ///   not a JSON number.
     public func json(pretty: Bool = false) throws(ReshapeError) -> [UInt8] {
         let node = try makeNode()
-        defer { json_decref(node) }
+        defer { Tree.release(node) }
         return try JSONWriter(pretty: pretty).write(node).toArray()
     }
 
-    /// Copies a node (borrowed).
+    /// Copies a node (borrowed), without recursion on depth.
     init(node: Node) throws(ReshapeError) {
-        switch node.kind {
-        case .object:
-            var object = JSONObject()
-            try node.forEachMember { (key, value) throws(ReshapeError) in
-                object[String(jsonBytes: key)] = try JSONValue(node: value)
+        guard let container = try ContainerBuilder(node) else {
+            self = Self.scalar(node)
+            return
+        }
+        var stack: [ContainerBuilder] = [container]
+        while true {
+            let top = stack.count - 1
+            if let (key, child) = stack[top].nextChild() {
+                do throws(ReshapeError) {
+                    if let nested = try ContainerBuilder(child, key: key) {
+                        stack.append(nested)
+                    } else {
+                        stack[top].add(Self.scalar(child), key: key)
+                    }
+                } catch {
+                    for builder in stack { _ = builder.finish() }
+                    throw error
+                }
+                continue
             }
-            self = .object(object)
-        case .array:
-            var elements: [JSONValue] = []
-            elements.reserveCapacity(node.arrayCount)
-            for index in 0..<node.arrayCount {
-                guard let element = node.element(index) else { continue }
-                elements.append(try JSONValue(node: element))
+            let finished = stack.removeLast()
+            let value = finished.finish()
+            guard !stack.isEmpty else {
+                self = value
+                return
             }
-            self = .array(elements)
-        case .rawObject, .rawArray:
-            let tree = try RawValue.materialized(node)
-            defer { json_decref(tree) }
-            self = try JSONValue(node: tree)
-        case .string: self = .string(String(jsonBytes: node.stringBytes))
-        case .integer: self = .integer(node.integerValue)
-        case .real: self = .double(node.realValue)
-        case .rawNumber: self = .number(String(jsonBytes: node.rawText))
-        case .bool: self = .bool(node.isTrue)
-        case .null: self = .null
+            stack[stack.count - 1].add(value, key: finished.key)
         }
     }
 
-    /// A new node holding this value.
+    /// A scalar node's value.
+    private static func scalar(_ node: Node) -> JSONValue {
+        switch node.kind {
+        case .string: .string(String(jsonBytes: node.stringBytes))
+        case .integer: .integer(node.integerValue)
+        case .real: .double(node.realValue)
+        case .rawNumber: .number(String(jsonBytes: node.rawText))
+        case .bool: .bool(node.isTrue)
+        case .null, .object, .array, .rawObject, .rawArray: .null
+        }
+    }
+
+    /// A container being copied into a `JSONValue`.
+    private struct ContainerBuilder {
+        /// The node walked: the container itself, or a tree made from a raw value (owned then).
+        let node: Node
+        let owned: Bool
+        /// The member name this container has in its parent, if the parent is an object.
+        let key: String?
+        var iterator: UnsafeMutableRawPointer?
+        var index = 0
+        var elements: [JSONValue] = []
+        var object = JSONObject()
+
+        /// Nil for a scalar.
+        init?(_ node: Node, key: String? = nil) throws(ReshapeError) {
+            switch node.kind {
+            case .object, .array:
+                self.node = node
+                owned = false
+            case .rawObject, .rawArray:
+                self.node = try RawValue.materialized(node)
+                owned = true
+            default:
+                return nil
+            }
+            self.key = key
+            if self.node.isObject {
+                iterator = json_object_iter(self.node)
+            } else {
+                elements.reserveCapacity(self.node.arrayCount)
+            }
+        }
+
+        /// The next member (with its name) or element, or nil when all are done.
+        mutating func nextChild() -> (String?, Node)? {
+            if node.isObject {
+                while let current = iterator {
+                    iterator = json_object_iter_next(node, current)
+                    let key = KeyBytes(start: json_object_iter_key(current), count: json_object_iter_key_len(current))
+                    if let value = json_object_iter_value(current) { return (String(jsonBytes: key), value) }
+                }
+                return nil
+            }
+            while index < node.arrayCount {
+                index += 1
+                if let value = node.element(index - 1) { return (nil, value) }
+            }
+            return nil
+        }
+
+        mutating func add(_ value: JSONValue, key: String?) {
+            if let key { object[key] = value } else { elements.append(value) }
+        }
+
+        /// The finished value; releases a tree made from a raw value.
+        func finish() -> JSONValue {
+            defer { if owned { Tree.release(node) } }
+            return node.isObject ? .object(object) : .array(elements)
+        }
+    }
+
+    /// A new node holding this value, built without recursion on depth.
     func makeNode() throws(ReshapeError) -> Node {
-        switch self {
+        let root = try Self.shallowNode(self)
+        var pending: [(value: JSONValue, node: Node)] = [(self, root)]
+        do throws(ReshapeError) {
+            while let (value, node) = pending.popLast() {
+                switch value {
+                case .array(let elements):
+                    for element in elements {
+                        let child = try Self.shallowNode(element)
+                        try Make.append(node, child)
+                        pending.append((element, child))
+                    }
+                case .object(let object):
+                    for member in object {
+                        let child = try Self.shallowNode(member.value)
+                        try Make.set(node, member.key, child)
+                        pending.append((member.value, child))
+                    }
+                default:
+                    break
+                }
+            }
+        } catch {
+            Make.release(root)
+            throw error
+        }
+        return root
+    }
+
+    /// A scalar's node, or an empty container for an array or object.
+    private static func shallowNode(_ value: JSONValue) throws(ReshapeError) -> Node {
+        switch value {
         case .null: return Make.null()
         case .bool(let flag): return Make.bool(flag)
         case .integer(let integer): return try Make.integer(integer)
@@ -85,25 +189,24 @@ extension JSONValue {
                 return try literal.makeNode()
             }
         case .string(let text): return try Make.string(text)
-        case .array(let elements):
-            let array = try Make.array()
-            do throws(ReshapeError) {
-                for element in elements { try Make.append(array, try element.makeNode()) }
-            } catch {
-                Make.release(array)
-                throw error
-            }
-            return array
-        case .object(let object):
-            let node = try Make.object()
-            do throws(ReshapeError) {
-                for member in object { try Make.set(node, member.key, try member.value.makeNode()) }
-            } catch {
-                Make.release(node)
-                throw error
-            }
-            return node
+        case .array: return try Make.array()
+        case .object: return try Make.object()
         }
+    }
+
+    /// How many values this value holds, itself included.
+    var valueCount: Int {
+        var count = 0
+        var pending: [JSONValue] = [self]
+        while let value = pending.popLast() {
+            count += 1
+            switch value {
+            case .array(let elements): pending.append(contentsOf: elements)
+            case .object(let object): pending.append(contentsOf: object.members.map(\.value))
+            default: break
+            }
+        }
+        return count
     }
 }
 
@@ -111,7 +214,7 @@ extension Rules {
     /// Reshapes an untyped value.
     /// - Throws: `ReshapeError` (`rule_failed`, `invalid_argument` for values JSON cannot hold).
     public func apply(to value: JSONValue) throws(ReshapeError) -> JSONValue {
-        let document = Document(root: try value.makeNode())
+        let document = Document(root: try value.makeNode(), inputBytes: 0, limits: limits.resolved(inputBytes: 0))
         try run(on: document)
         return try JSONValue(node: document.root)
     }

@@ -3,6 +3,9 @@
 /// Read one from JSON text with ``init(json:allowDuplicateKeys:)-([UInt8],_)`` and write it with
 /// ``json(pretty:)``; both go through the engine, so they keep member order and every number.
 /// (Decoding it with a `Decoder` also works, but `JSONDecoder` does not report member order.)
+///
+/// Equality is exact: strings and member names compare scalar by scalar (not by Swift's canonical
+/// equivalence), numbers by value within their case (`.integer(1)` is not `.double(1.0)`).
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)

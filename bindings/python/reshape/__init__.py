@@ -18,6 +18,7 @@ from ._errors import (
     ReshapeError,
     RuleFailed,
 )
+from ._limits import Limits
 from ._native import LibraryNotFound, library_version
 from ._rules import Data, Rules, RulesSpec, apply
 from ._version import __version__
@@ -30,6 +31,7 @@ __all__ = [
     "InvalidRules",
     "LibraryNotFound",
     "LimitExceeded",
+    "Limits",
     "OutOfMemory",
     "ReshapeError",
     "RuleFailed",

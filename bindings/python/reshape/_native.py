@@ -32,6 +32,22 @@ class Error(ctypes.Structure):
     ]
 
 
+RESHAPE_LIMITS_VERSION = 1
+
+
+class Limits(ctypes.Structure):
+    """struct reshape_limits, as include/reshape.h declares it (version 1)."""
+
+    _fields_ = [
+        ("version", ctypes.c_uint),
+        ("max_depth", ctypes.c_size_t),
+        ("max_rules_bytes", ctypes.c_size_t),
+        ("max_selected", ctypes.c_size_t),
+        ("max_output_bytes", ctypes.c_size_t),
+        ("max_work", ctypes.c_size_t),
+    ]
+
+
 class LibraryNotFound(ImportError):
     """No usable libreshape could be loaded."""
 
@@ -75,6 +91,14 @@ lib.reshape_status_name.argtypes = [ctypes.c_int]
 lib.reshape_status_name.restype = ctypes.c_char_p
 lib.reshape_rules_new.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(Error)]
 lib.reshape_rules_new.restype = ctypes.c_int
+lib.reshape_rules_new_with_limits.argtypes = [
+    ctypes.c_char_p,
+    ctypes.c_size_t,
+    ctypes.POINTER(Limits),
+    ctypes.POINTER(ctypes.c_void_p),
+    ctypes.POINTER(Error),
+]
+lib.reshape_rules_new_with_limits.restype = ctypes.c_int
 lib.reshape_rules_free.argtypes = [ctypes.c_void_p]
 lib.reshape_rules_free.restype = None
 lib.reshape_apply.argtypes = [
@@ -108,11 +132,18 @@ def check_version(loaded: str, expected: str = __version__) -> None:
 check_version(library_version())
 
 
-def rules_new(spec: bytes) -> Tuple[int, Optional[int], Error]:
-    """reshape_rules_new: (status, handle or None, error)."""
+def make_limits(*fields: Optional[int]) -> Limits:
+    """A struct reshape_limits: None is 0 (the default); sizes beyond size_t are its maximum."""
+    maximum = 2 ** (ctypes.sizeof(ctypes.c_size_t) * 8) - 1
+    return Limits(RESHAPE_LIMITS_VERSION, *(0 if value is None else min(value, maximum) for value in fields))
+
+
+def rules_new(spec: bytes, limits: Optional[Limits] = None) -> Tuple[int, Optional[int], Error]:
+    """reshape_rules_new_with_limits: (status, handle or None, error); None means the defaults."""
     handle = ctypes.c_void_p()
     error = Error()
-    status = lib.reshape_rules_new(spec, len(spec), ctypes.byref(handle), ctypes.byref(error))
+    limits_pointer = ctypes.byref(limits) if limits is not None else None
+    status = lib.reshape_rules_new_with_limits(spec, len(spec), limits_pointer, ctypes.byref(handle), ctypes.byref(error))
     return status, handle.value, error
 
 

@@ -11,6 +11,7 @@ from typing import Any, List, Mapping, Optional, Union
 
 from . import _native
 from ._errors import BY_STATUS, InternalError, InvalidRules, ReshapeError
+from ._limits import Limits
 
 #: What `Rules` accepts: a list of rule dicts, a dict with "rules", JSON text (str or bytes), or a
 #: path to a .json file.
@@ -78,6 +79,16 @@ def _parse_float(text: str) -> Union[float, Decimal]:
     return Decimal(text)
 
 
+def _native_limits(limits: Optional[Limits]) -> "Optional[_native.Limits]":
+    if limits is None:
+        return None
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a reshape.Limits, not {type(limits).__name__}")
+    return _native.make_limits(
+        limits.max_depth, limits.max_rules_bytes, limits.max_selected, limits.max_output_bytes, limits.max_work
+    )
+
+
 class Rules:
     """A compiled rules document (see docs/rules.md), reusable and safe to share between threads.
 
@@ -89,19 +100,20 @@ class Rules:
     they are freed when the object is collected.
     """
 
-    def __init__(self, spec: RulesSpec) -> None:
+    def __init__(self, spec: RulesSpec, *, limits: Optional[Limits] = None) -> None:
         """Compiles a rules document.
 
         Args:
             spec: a list of rules, a dict ``{"rules": [...]}``, JSON text as str or bytes, or a path
                 (str or os.PathLike) to a .json file. A str starting with ``[`` or ``{`` is JSON text.
+            limits: the work limits for the rules document and every apply; None for the defaults.
 
         Raises:
             InvalidRules: the document is not valid JSON or breaks the rules contract; the message
                 names the rule, the param, and a suggestion for a typo.
             OSError: a path could not be read.
         """
-        status, handle, error = _native.rules_new(_spec_bytes(spec))
+        status, handle, error = _native.rules_new(_spec_bytes(spec), _native_limits(limits))
         if status != 0 or handle is None:
             raise _error(status, error)
         self._handle: Optional[int] = handle
