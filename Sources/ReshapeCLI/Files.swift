@@ -35,9 +35,8 @@ private func readFile(_ path: String, what: String) throws -> [UInt8] {
     }
 }
 
-/// Writes the output: to a file atomically (a temporary file renamed into place, so a failure
-/// never leaves a partial file), or to standard output. A terminal gets a final newline; pipes
-/// and files get exactly the engine's bytes.
+/// Writes the output to standard output, or to a file (see `OutputFile`). A terminal gets a final
+/// newline; pipes and files get exactly the engine's bytes.
 func writeOutput(_ bytes: [UInt8], to path: String?) throws {
     guard let path, path != "-" else {
         do {
@@ -48,10 +47,10 @@ func writeOutput(_ bytes: [UInt8], to path: String?) throws {
         }
         return
     }
-    do {
-        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+    do throws(OutputFile.Failure) {
+        try OutputFile(path: path).replaceContents(with: bytes)
     } catch {
-        throw CLIFailure(.invalidArgument, "cannot write output file '\(path)': \(reason(error))")
+        throw CLIFailure(.invalidArgument, "cannot write output file '\(path)': \(error.reason)")
     }
 }
 

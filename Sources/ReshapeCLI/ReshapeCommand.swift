@@ -18,7 +18,7 @@ struct ReshapeCommand: ParsableCommand {
 
             EXAMPLES:
               Turn a Firebase collection into an array of records:
-                reshape --rules examples/firebase-users/rules.json examples/firebase-users/input.json
+                reshape --rules examples/firebase-users/rules.json examples/firebase-users/users.json
 
               Read standard input, write an indented file (written only if reshaping succeeds):
                 curl -s https://example.firebaseio.com/users.json | reshape --rules rules.json --pretty -o users.json
