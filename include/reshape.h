@@ -134,7 +134,7 @@ typedef struct reshape_limits {
     size_t max_depth;        /* nesting of the input, the output and the rules document; 1000 */
     size_t max_rules_bytes;  /* size of the rules document; 1 MiB */
     size_t max_selected;     /* values the path of one rule may visit, counting a value once per
-                                way the path reaches it; 10 million or 1 per input byte (grows) */
+                                way the path reaches it; 4 million or 1 per input byte (grows) */
     size_t max_output_bytes; /* size of the output; 64 MiB or 16 per input byte (grows) */
     size_t max_work;         /* steps of work per document (values visited, renamed, moved,
                                 copied or created); 100 million or 100 per input byte (grows) */

@@ -12,7 +12,7 @@ public struct Limits: Sendable, Hashable {
     /// The largest rules document, in bytes. Default 1 MiB.
     public var maxRulesBytes: Int
     /// How many values the path of one rule may visit, counting a value once for each way the path
-    /// reaches it (RFC 9535 keeps duplicates: `$..*..*` reaches a value once per ancestor). nil: 10
+    /// reaches it (RFC 9535 keeps duplicates: `$..*..*` reaches a value once per ancestor). nil: 4
     /// million, or one per byte of input when that is more.
     public var maxSelected: Int?
     /// The largest output, in bytes (indentation included). While rules run, the engine keeps an
@@ -50,7 +50,7 @@ public struct Limits: Sendable, Hashable {
         ResolvedLimits(
             maxDepth: max(1, maxDepth),
             // Records are numbered with 32 bits.
-            maxSelected: min(maxSelected ?? max(10_000_000, inputBytes), Int(Int32.max) - 1),
+            maxSelected: min(maxSelected ?? max(4_000_000, inputBytes), Int(Int32.max) - 1),
             maxOutputBytes: maxOutputBytes ?? max(64 << 20, inputBytes.multipliedClamped(by: 16)),
             maxWork: maxWork ?? max(100_000_000, inputBytes.multipliedClamped(by: 100)))
     }

@@ -11,6 +11,8 @@ final class Document {
     private var work = 0
     /// An upper bound of the size of the output as compact JSON (see `Limits.maxOutputBytes`).
     private var outputBound: Int
+    /// The records of the current rule's selection, kept between rules (see `Selection`).
+    var recordBuffer: [Selection.Record] = []
 
     /// Takes ownership of `root`, which was read from `inputBytes` bytes of JSON.
     init(root: Node, inputBytes: Int, limits: ResolvedLimits) {

@@ -11,7 +11,7 @@ internal import CJansson
 enum Tree {
     /// The least a value added by a rule counts toward the output bound (see `Document.grow`):
     /// about what its node costs in memory, so that the bound also bounds memory.
-    static let minimumValueBytes = 16
+    static let minimumValueBytes = 64
 
     /// Releases an owned reference. When it is the last one, the tree is freed without recursion.
     static func release(_ node: Node?) {

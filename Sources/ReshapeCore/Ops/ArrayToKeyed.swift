@@ -23,7 +23,8 @@ struct ArrayToKeyed: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
-        for match in selection.editOrder() {
+        defer { selection.recycle() }
+        for match in try selection.editOrder() {
             let array = selection.node(match)
             guard array.isArray else {
                 throw ReshapeError(.ruleFailed, "expected an array, found \(array.kind.described)", path: selection.path(of: match))

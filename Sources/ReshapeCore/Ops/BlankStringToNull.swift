@@ -15,10 +15,16 @@ struct BlankStringToNull: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
+        defer { selection.recycle() }
         // Replacing a value in place moves nothing else, so any order is safe.
         for match in selection.matches {
             let node = selection.node(match)
-            guard node.kind == .string, isBlank(node.stringBytes) else { continue }
+            guard node.kind == .string else { continue }
+            let bytes = node.stringBytes
+            // With `trim`, a string is read whole: ASCII bytes by bytes (a step per 16), others
+            // through Unicode properties (a step per byte).
+            if trim { try document.charge(bytes.allSatisfy { $0 < 0x80 } ? bytes.count / 16 : bytes.count) }
+            guard isBlank(bytes) else { continue }
             try selection.replace(match, with: Make.null())
         }
     }

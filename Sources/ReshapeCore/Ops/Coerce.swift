@@ -1,3 +1,5 @@
+internal import CJansson
+
 /// `coerce`: converts the selected values to one JSON type: `"12.50"` to 12.5, `"3"` to 3,
 /// `"true"`/`"false"` to booleans, numbers to their text.
 ///
@@ -39,12 +41,13 @@ struct Coerce: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
+        defer { selection.recycle() }
         // Deepest first: replacing a container that fails (onFail "null") frees what is inside it,
         // so everything inside must have been handled already.
-        for match in selection.editOrder() {
+        for match in try selection.editOrder() {
             let node = selection.node(match)
             if node.isNull { continue }
-            if let converted = try convert(node) {
+            if let converted = try convert(node, in: document) {
                 // Text gains its quotes; a number or boolean becoming text is never longer than that.
                 if to == .string { try document.grow(by: 2) }
                 try selection.replace(match, with: converted)
@@ -65,8 +68,10 @@ struct Coerce: Operation {
 
     /// A new node for the converted value; the node itself (retained) when it already has the
     /// type; nil when it cannot be converted.
-    private func convert(_ node: Node) throws(ReshapeError) -> Node? {
+    private func convert(_ node: Node, in document: Document) throws(ReshapeError) -> Node? {
         let kind = node.kind
+        // Reading a number out of text, or writing one as text, is linear in its length.
+        if kind == .string || kind == .rawNumber { try document.charge(json_string_length(node) / 16) }
         switch to {
         case .number:
             switch kind {

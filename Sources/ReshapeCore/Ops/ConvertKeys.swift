@@ -30,9 +30,10 @@ struct ConvertKeys: Operation {
         }
         let renaming = MemberRenaming(newName: newName, deep: deep)
         let selection = try Selection(path, in: document)
+        defer { selection.recycle() }
         // A deep renaming covers everything below a match, so only the outermost matches are
         // visited; each object is renamed once.
-        for match in deep ? selection.outermostMatches() : selection.editOrder() {
+        for match in deep ? try selection.outermostMatches() : try selection.editOrder() {
             try renaming.apply(to: selection.node(match), at: match, in: selection, document: document)
         }
     }

@@ -22,7 +22,8 @@ struct Default: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
-        for match in selection.editOrder() {
+        defer { selection.recycle() }
+        for match in try selection.editOrder() {
             let object = selection.node(match)
             guard object.isObject else {
                 throw ReshapeError(.ruleFailed, "expected an object, found \(object.kind.described)", path: selection.path(of: match))

@@ -13,6 +13,7 @@ struct EmptyObjectToNull: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
+        defer { selection.recycle() }
         // Replacing a value in place moves nothing else, so any order is safe.
         for match in selection.matches {
             let node = selection.node(match)

@@ -51,7 +51,8 @@ struct KeyedToArray: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
-        for match in selection.editOrder() {
+        defer { selection.recycle() }
+        for match in try selection.editOrder() {
             if let wrapIn { try document.grow(values: 1, bytes: wrapIn.utf8.count + 4) }
             let records = try array(from: selection.node(match), at: match, in: selection)
             try selection.replace(match, with: try wrapped(records))
@@ -86,6 +87,8 @@ struct KeyedToArray: Operation {
         var name = ByteBuffer()
         JSONText.appendQuoted(idKey, to: &name)
         let text = value.rawText
+        // The record's text is read for the id and copied: a step per 64 bytes.
+        try selection.document.charge(text.count / 64)
         if RawValue.object(text, hasMemberQuoted: name.bytes) {
             guard onConflict == .error else { return nil }
             throw conflict(at: match, step, in: selection)

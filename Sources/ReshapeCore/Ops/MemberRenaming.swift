@@ -76,7 +76,9 @@ struct MemberRenaming {
         names.reserveCapacity(object.objectCount)
         var changes = false
         var growth = 0
+        var reading = 0
         object.forEachMember { key, _ in
+            reading += Self.readingCost(key)
             let name = newName(key)
             if let name {
                 changes = true
@@ -84,8 +86,11 @@ struct MemberRenaming {
             }
             names.append(name)
         }
+        try document.charge(reading)
         guard changes else { return }
-        try document.charge(names.count)
+        // Rebuilding costs a new object and two insertions per member: about 16 + 4 per member
+        // steps of a walk.
+        try document.charge(16 + 4 * names.count)
         try document.grow(by: growth)
         let rebuilt = try Make.object()
         defer {
@@ -123,6 +128,12 @@ struct MemberRenaming {
             }
             iterator = json_object_iter_next(rebuilt, current)
         }
+    }
+
+    /// What looking at a name costs: ASCII names take a byte-level path (a step per 16 bytes); others
+    /// go through Unicode strings and properties (two steps per byte).
+    private static func readingCost(_ key: KeyBytes) -> Int {
+        key.allSatisfy { $0 < 0x80 } ? key.count / 16 : key.count.multipliedClamped(by: 2)
     }
 
     /// For the member at `position` whose final name repeats an earlier one: the renamed member of

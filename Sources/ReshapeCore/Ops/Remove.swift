@@ -16,8 +16,9 @@ struct Remove: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document, rawMatches: true)
+        defer { selection.recycle() }
         // Deepest and latest first: removing an element never shifts one still to be removed.
-        for match in selection.editOrder() {
+        for match in try selection.editOrder() {
             try selection.remove(match)
         }
     }

@@ -32,6 +32,7 @@ struct Unwrap: Operation {
             return
         }
         let selection = try Selection(path, in: document, mode: .nodelist, rawMatches: true)
+        defer { selection.recycle() }
         // With `..`, one match can lie inside another or repeat it (RFC 9535 keeps duplicates);
         // copies keep the new tree free of shared nodes, so that later rules editing one match
         // cannot change another. Copies count toward the work and output limits.

@@ -7,9 +7,9 @@ extension Selection {
     /// The matches in the order a rule edits them: deepest first, and at equal depth the later
     /// location (in document order) first, so that no edit moves or frees a location that is
     /// still to be edited.
-    func editOrder() -> [Int32] {
+    func editOrder() throws(ReshapeError) -> [Int32] {
         guard matches.count > 1 else { return matches }
-        let rank = documentRanks()
+        let rank = try documentRanks()
         return matches.sorted { lhs, rhs in
             let left = records[Int(lhs)].depth
             let right = records[Int(rhs)].depth
@@ -19,7 +19,7 @@ extension Selection {
 
     /// The matches that lie inside no other match, in document order: for edits that reach
     /// everything below a match, so that nothing is edited twice.
-    func outermostMatches() -> [Int32] {
+    func outermostMatches() throws(ReshapeError) -> [Int32] {
         guard matches.count > 1 else { return matches }
         // A location can be recorded twice (by two segments), so containers are told apart by
         // their node: every object and array of the tree is a distinct node.
@@ -48,13 +48,13 @@ extension Selection {
             return !inside
         }
         guard outermost.count > 1 else { return outermost }
-        let rank = documentRanks()
+        let rank = try documentRanks()
         return outermost.sorted { rank[Int($0)] < rank[Int($1)] }
     }
 
     /// For each match and each of its ancestors, its position in document order (a preorder of the
     /// tree they form, children by their position in their parent); -1 for other records.
-    private func documentRanks() -> [Int32] {
+    private func documentRanks() throws(ReshapeError) -> [Int32] {
         var rank = [Int32](repeating: -1, count: records.count)
         // The matches and their ancestors (the root among them), each once, as (parent, ordinal).
         var children: [(parent: Int32, ordinal: Int, record: Int32)] = []
@@ -62,7 +62,7 @@ extension Selection {
             var current = match
             while current > 0, rank[Int(current)] == -1 {
                 rank[Int(current)] = -2
-                children.append((records[Int(current)].parent, ordinal(of: current), current))
+                children.append((records[Int(current)].parent, try ordinal(of: current), current))
                 current = records[Int(current)].parent
             }
         }
@@ -87,11 +87,13 @@ extension Selection {
         return rank
     }
 
-    /// A record's position among its parent's children; for a member found by name, counted now.
-    private func ordinal(of record: Int32) -> Int {
+    /// A record's position among its parent's children; for a member found by name, counted now
+    /// (a step of work per member counted).
+    private func ordinal(of record: Int32) throws(ReshapeError) -> Int {
         let entry = records[Int(record)]
         if entry.ordinal >= 0 || entry.parent < 0 { return Int(max(entry.ordinal, 0)) }
         guard let key = entry.key else { return entry.keyCountOrIndex }
+        try document.charge(records[Int(entry.parent)].node.objectCount)
         var position = 0
         var found = 0
         records[Int(entry.parent)].node.forEachMember { name, _ in

@@ -5,6 +5,9 @@ internal import CJansson
 /// Every value visited on the way is recorded with its parent and step, so that the normalized
 /// path of any match is known without building path strings for the values that never fail.
 /// Evaluation is in `Selection+Evaluation.swift`, the order of edits in `Selection+Order.swift`.
+///
+/// One selection lives for one rule. Its record buffer is the document's, reused from rule to rule
+/// (`recycle()`), so that a long list of rules does not pay for fresh memory on every rule.
 struct Selection {
     /// What the matches are.
     enum Mode {
@@ -32,7 +35,7 @@ struct Selection {
         }
     }
 
-    var records: [Record]
+    var records: [Record] = []
     let document: Document
     let mode: Mode
     /// The selected records: in RFC 9535 order for a nodelist; each location once otherwise.
@@ -48,11 +51,18 @@ struct Selection {
     init(_ path: JSONPath, in document: Document, mode: Mode = .locations, rawMatches: Bool = false) throws(ReshapeError) {
         self.document = document
         self.mode = mode
-        records = [Record(node: document.root, parent: -1, depth: 0, keyStart: nil, keyCountOrIndex: 0, ordinal: 0)]
+        swap(&records, &document.recordBuffer)
+        records.removeAll(keepingCapacity: true)
+        records.append(Record(node: document.root, parent: -1, depth: 0, keyStart: nil, keyCountOrIndex: 0, ordinal: 0))
         try evaluate(path)
         if !rawMatches {
             for match in matches { try materialize(match) }
         }
+    }
+
+    /// Gives the record buffer back to the document for the next rule's selection.
+    func recycle() {
+        document.recordBuffer = records
     }
 
     /// The node at a match (borrowed).
@@ -91,8 +101,15 @@ struct Selection {
         records[Int(record)].node = tree
     }
 
-    /// Puts `node` (stolen) where the match is; the value there is released.
+    /// Puts `node` (stolen) where the match is; the value there is released. An edit costs about
+    /// two steps of work (an allocation and a lookup).
     func replace(_ match: Int32, with node: Node) throws(ReshapeError) {
+        do throws(ReshapeError) {
+            try document.charge(2)
+        } catch {
+            Make.release(node)
+            throw error
+        }
         try place(node, at: match)
     }
 
@@ -113,6 +130,7 @@ struct Selection {
 
     /// Removes the member or element at the match. The root cannot be removed.
     func remove(_ match: Int32) throws(ReshapeError) {
+        try document.charge(2)
         let record = records[Int(match)]
         guard record.parent >= 0 else { throw ReshapeError(.internal, "the document itself cannot be removed") }
         let parent = records[Int(record.parent)].node

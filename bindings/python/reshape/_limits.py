@@ -15,7 +15,7 @@ class Limits:
         max_depth: nesting of the input, the output and the rules document (default 1000).
         max_rules_bytes: size of the rules document (default 1 MiB).
         max_selected: values the path of one rule may visit, counting a value once per way the
-            path reaches it (default 10 million or 1 per input byte: grows).
+            path reaches it (default 4 million or 1 per input byte: grows).
         max_output_bytes: size of the output (default 64 MiB or 16 per input byte: grows).
         max_work: steps of work per document: values visited, renamed, moved, copied or created
             (default 100 million or 100 per input byte: grows).
