@@ -58,3 +58,55 @@ extension JSONValueTests {
         #expect(object.keys.prefix(6) == ["k0", "k1", "k2", "k3", "k4", "k6"])
     }
 }
+
+/// Row 8 of issue 8: names and strings are compared by their exact scalars, not by Swift's
+/// canonical equivalence, so nothing is merged or lost.
+extension JSONValueTests {
+    static let precomposed = "\u{E9}"  // é
+    static let decomposed = "e\u{301}"  // e + combining acute
+
+    @Test func canonicallyEquivalentNamesAreTwoMembers() throws {
+        let text = #"{"\#(Self.precomposed)":1,"\#(Self.decomposed)":2}"#
+        let value = try JSONValue(json: text)
+        #expect(value.objectValue?.count == 2)
+        #expect(value[Self.precomposed] == .integer(1))
+        #expect(value[Self.decomposed] == .integer(2))
+        #expect(String(decoding: try value.json(), as: UTF8.self) == text)
+        var object = JSONObject()
+        object[Self.precomposed] = 1
+        object[Self.decomposed] = 2
+        #expect(object.keys.map { Array($0.unicodeScalars) } == [Array(Self.precomposed.unicodeScalars), Array(Self.decomposed.unicodeScalars)])
+    }
+
+    @Test func equalityAndHashingAreExact() throws {
+        #expect(JSONValue.string(Self.precomposed) != .string(Self.decomposed))
+        #expect(JSONValue.object([Self.precomposed: 1]) != .object([Self.decomposed: 1]))
+        #expect(Set([JSONValue.string(Self.precomposed), .string(Self.decomposed)]).count == 2)
+        #expect(JSONValue.integer(1) != .double(1))
+        let nested: JSONValue = ["a": [1, ["b": "c"]], "d": nil]
+        #expect(nested == ["a": [1, ["b": "c"]], "d": nil])
+        #expect(nested.hashValue == (["a": [1, ["b": "c"]], "d": nil] as JSONValue).hashValue)
+        #expect(nested != ["d": nil, "a": [1, ["b": "c"]]])
+    }
+
+    @Test func defaultValuesAndTransformsKeepBothMembers() throws {
+        let value = #"{"\#(Self.precomposed)":1,"\#(Self.decomposed)":2}"#
+        let rules = try Rules(json: #"[{"op":"default","key":"k","value":\#(value)}]"#)
+        #expect(try rules.apply(to: "{}") == #"{"k":\#(value)}"#)
+        #expect(try rules.apply(to: JSONValue.object([:])) == ["k": try JSONValue(json: value)])
+    }
+
+    @Test func deepValuesConvertWithoutRecursion() throws {
+        // Read, compared, hashed and written iteratively, on a small stack at the depth limit. (The
+        // values are handed back to be released here: releasing is Swift's, level by level.)
+        let depth = Limits.defaultMaxDepth
+        let text = String(repeating: #"{"a":["#, count: depth / 2) + String(repeating: "]}", count: depth / 2)
+        let outcome = HostileInputTests.onSmallStack { () -> (Bool, [JSONValue]) in
+            guard let value = try? JSONValue(json: text), let again = try? JSONValue(json: text) else { return (false, []) }
+            let written = (try? value.json()).map { String(decoding: $0, as: UTF8.self) }
+            return (value == again && value.hashValue == again.hashValue && written == text, [value, again])
+        }
+        #expect(outcome.0)
+        #expect(outcome.1.count == 2)
+    }
+}

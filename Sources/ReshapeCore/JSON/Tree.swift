@@ -101,6 +101,21 @@ enum Tree {
         return root
     }
 
+    /// How many values `node` holds, itself included, counted without recursion.
+    static func count(_ node: Node) -> Int {
+        var count = 0
+        var pending: [Node] = [node]
+        while let next = pending.popLast() {
+            count += 1
+            if next.isObject {
+                next.forEachMember { _, value in pending.append(value) }
+            } else if next.isArray {
+                for index in 0..<next.arrayCount { if let value = next.element(index) { pending.append(value) } }
+            }
+        }
+        return count
+    }
+
     /// An empty container of the same kind, or the scalar itself (retained).
     private static func copyShallow(_ node: Node) throws(ReshapeError) -> Node {
         switch node.pointee.type {

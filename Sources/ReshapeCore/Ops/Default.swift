@@ -4,17 +4,12 @@ struct Default: Operation {
     static let name = "default"
     let path: JSONPath
     let key: String
-    let value: JSONValue
-    /// What one insertion adds: values and compact text (`"key":value,`).
-    private let addedValues: Int
-    private let addedBytes: Int
+    let value: JSONText.Value
 
     init(_ params: inout RuleParams) throws(ReshapeError) {
         path = try params.path("path", default: "$")
         key = try params.string("key")
         value = try params.value("value")
-        addedValues = value.valueCount
-        addedBytes = key.utf8.count + 4 + (try value.json()).count
     }
 
     /// Looks at the selected values.
@@ -30,8 +25,9 @@ struct Default: Operation {
             }
             let current = try key.withUTF8Bytes { (bytes) throws(ReshapeError) in object.member(bytes) }
             if let current, !current.isNull { continue }
-            try document.charge(addedValues)
-            try document.grow(values: addedValues, bytes: addedBytes)
+            // One insertion adds `"key":value,` and the value's nodes.
+            try document.charge(value.values)
+            try document.grow(values: value.values, bytes: key.utf8.count + 4 + value.text.count)
             try Make.set(object, key, try value.makeNode())
         }
     }

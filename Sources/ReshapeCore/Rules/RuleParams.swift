@@ -74,11 +74,12 @@ struct RuleParams {
         }
     }
 
-    /// Any JSON value; required. Held as an immutable `JSONValue`, so compiled rules can be
-    /// shared by threads; each use builds fresh nodes from it.
-    mutating func value(_ name: String) throws(ReshapeError) -> JSONValue {
+    /// Any JSON value; required. Kept as its canonical JSON text, so compiled rules can be shared
+    /// by threads and freed without walking a tree; each use parses fresh nodes from it.
+    mutating func value(_ name: String) throws(ReshapeError) -> JSONText.Value {
         guard let node = lookup(name) else { throw failure("missing required param \(quoted(name))") }
-        return try JSONValue(node: node)
+        let text = try JSONWriter(pretty: false, maxDepth: .max).write(node).toArray()
+        return JSONText.Value(text: text, values: Tree.count(node))
     }
 
     /// An object whose members map names to names; required. Member order is kept.

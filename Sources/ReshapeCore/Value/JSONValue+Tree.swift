@@ -193,21 +193,6 @@ extension JSONValue {
         case .object: return try Make.object()
         }
     }
-
-    /// How many values this value holds, itself included.
-    var valueCount: Int {
-        var count = 0
-        var pending: [JSONValue] = [self]
-        while let value = pending.popLast() {
-            count += 1
-            switch value {
-            case .array(let elements): pending.append(contentsOf: elements)
-            case .object(let object): pending.append(contentsOf: object.members.map(\.value))
-            default: break
-            }
-        }
-        return count
-    }
 }
 
 extension Rules {

@@ -6,6 +6,10 @@
 ///
 /// Equality is exact: strings and member names compare scalar by scalar (not by Swift's canonical
 /// equivalence), numbers by value within their case (`.integer(1)` is not `.double(1.0)`).
+///
+/// Reading, writing, comparing and hashing never recurse on depth. Releasing a nested value is
+/// Swift's own work, one level at a time: values read from JSON are at most `Limits.maxDepth`
+/// deep, and the engine itself never holds a `JSONValue` (rules keep `default`'s value as text).
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
