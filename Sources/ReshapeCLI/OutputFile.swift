@@ -7,7 +7,8 @@ import Foundation
 /// keeps its permissions and its owner and group, and when FILE is a symbolic link its target is
 /// replaced (the link stays a link). When the owner cannot be kept (another user's file in a
 /// directory we may write), FILE is rewritten in place instead, which keeps everything about it but
-/// is not atomic. A second hard link to FILE keeps the old contents after a rename.
+/// is not atomic; so are devices and pipes (`-o /dev/null`). A second hard link to FILE keeps the old
+/// contents after a rename.
 struct OutputFile {
     /// Why the file could not be written: the system's own words (`strerror`).
     struct Failure: Error {
@@ -29,7 +30,8 @@ struct OutputFile {
         var existing = stat()
         let exists = lstat(target, &existing) == 0
         guard exists || errno == ENOENT else { throw Failure(errno: errno) }
-        if exists && (existing.st_mode & S_IFMT) != S_IFREG { throw Failure("not a regular file") }
+        // A device or a pipe (`-o /dev/null`) is written as a shell redirection would write it.
+        if exists && (existing.st_mode & S_IFMT) != S_IFREG { return try rewriteInPlace(target, with: bytes, sync: false) }
         let directory = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
         var template = Array(((directory.isEmpty ? "." : directory) + "/." + name + ".reshape-XXXXXX").utf8CString)
@@ -47,7 +49,7 @@ struct OutputFile {
                     fchown(descriptor, existing.st_uid, existing.st_gid) != 0
                 {
                     unlink(temporary)
-                    try rewriteInPlace(target, with: bytes)
+                    try rewriteInPlace(target, with: bytes, sync: true)
                     return
                 }
             } else {
@@ -82,12 +84,13 @@ struct OutputFile {
         throw Failure(errno: ELOOP)
     }
 
-    private func rewriteInPlace(_ target: String, with bytes: [UInt8]) throws(Failure) {
+    /// `sync`: for a regular file; devices and pipes may refuse fsync.
+    private func rewriteInPlace(_ target: String, with bytes: [UInt8], sync: Bool) throws(Failure) {
         let descriptor = Foundation.open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(errno: errno) }
         defer { close(descriptor) }
         try writeAll(bytes, to: descriptor)
-        guard fsync(descriptor) == 0 else { throw Failure(errno: errno) }
+        guard !sync || fsync(descriptor) == 0 else { throw Failure(errno: errno) }
     }
 
     private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Failure) {
