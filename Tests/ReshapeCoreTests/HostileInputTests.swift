@@ -5,9 +5,10 @@ import Testing
 /// The hostile inputs and rules that used to kill the host process, hang or lose data (issue 8's
 /// table): each now gives its exact result or a clean error. Fixtures hold the small cases; these
 /// are the ones too large to keep as files, or that need a small thread stack or other limits.
+/// (The C suite runs the fixtures and these depths on a 64 KiB stack too, with the release library.)
 @Suite struct HostileInputTests {
-    /// Runs `body` on a new thread with a stack of `bytes` (64 KiB: the smallest any platform
-    /// gives by default is musl's 128 KiB), and returns what it returned.
+    /// Runs `body` on a new thread with a stack of `bytes` (64 KiB: half of musl's default, the
+    /// smallest any platform gives), and returns what it returned.
     static func onSmallStack<T: Sendable>(_ bytes: Int = 64 << 10, _ body: @escaping @Sendable () -> T) -> T {
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)

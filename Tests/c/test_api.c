@@ -1,5 +1,6 @@
 /* The C API's contract beyond the fixtures: versions, status names, NULL and zero-length
    arguments, outputs written only on success, error details, message and path truncation. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,8 +178,93 @@ static void test_truncation(void) {
     reshape_rules_free(rules);
 }
 
+/* Compiles `spec` with `limits` and applies it to `input`: the status of whichever failed, and
+   the message in `message`. */
+static int with_limits(const char *spec, const reshape_limits *limits, const char *input, uint32_t flags, char *message) {
+    reshape_rules *rules = NULL;
+    reshape_error err;
+    int status = reshape_rules_new_with_limits(spec, strlen(spec), limits, &rules, &err);
+    if (status == RESHAPE_OK) {
+        char *out = NULL;
+        status = reshape_apply(rules, input, strlen(input), flags, &out, NULL, &err);
+        reshape_free(out);
+        reshape_rules_free(rules);
+    }
+    strcpy(message, err.message);
+    return status;
+}
+
+/* reshape_limits: versions, defaults, each limit lowered, and SIZE_MAX as no limit. */
+static void test_limits(void) {
+    char message[512];
+    reshape_limits limits = RESHAPE_LIMITS_INIT;
+    CHECK(limits.version == RESHAPE_LIMITS_VERSION && limits.max_depth == 0 && limits.max_work == 0, "RESHAPE_LIMITS_INIT");
+    CHECK(with_limits("[]", NULL, "[1]", 0, message) == RESHAPE_OK, "NULL limits: %s", message);
+    CHECK(with_limits("[]", &limits, "[1]", 0, message) == RESHAPE_OK, "all defaults: %s", message);
+    limits.version = 0;
+    CHECK(with_limits("[]", &limits, "[1]", 0, message) == RESHAPE_INVALID_ARGUMENT, "version 0");
+    CHECK(strcmp(message, "invalid_argument: limits->version is 0; this library knows versions 1 to 1") == 0, "%s", message);
+    limits.version = RESHAPE_LIMITS_VERSION + 1;
+    CHECK(with_limits("[]", &limits, "[1]", 0, message) == RESHAPE_INVALID_ARGUMENT, "a newer version");
+
+    reshape_limits depth = RESHAPE_LIMITS_INIT;
+    depth.max_depth = 3;
+    CHECK(with_limits("[]", &depth, "[[[1]]]", 0, message) == RESHAPE_OK, "depth 3: %s", message);
+    CHECK(with_limits("[]", &depth, "[[[[1]]]]", 0, message) == RESHAPE_LIMIT_EXCEEDED, "input depth 4");
+    CHECK(strcmp(message, "limit_exceeded: at $[0][0][0], line 1, column 4: nesting deeper than 3 levels (the depth limit)") == 0,
+          "%s", message);
+    CHECK(with_limits("[{\"op\":\"wrap\",\"key\":\"w\"}]", &depth, "[[1]]", 0, message) == RESHAPE_OK, "output depth 3");
+    CHECK(with_limits("[{\"op\":\"wrap\",\"key\":\"w\"}]", &depth, "[[[1]]]", 0, message) == RESHAPE_LIMIT_EXCEEDED, "output 4");
+    CHECK(strcmp(message, "limit_exceeded: the output would nest deeper than 3 levels (the depth limit)") == 0, "%s", message);
+    CHECK(with_limits("[{\"op\":\"default\",\"key\":\"k\",\"value\":[[1]]}]", &depth, "{}", 0, message) == RESHAPE_INVALID_RULES,
+          "rules depth 4");
+
+    reshape_limits size = RESHAPE_LIMITS_INIT;
+    size.max_rules_bytes = 10;
+    CHECK(with_limits("[        ]", &size, "1", 0, message) == RESHAPE_OK, "rules of 10 bytes");
+    CHECK(with_limits("[         ]", &size, "1", 0, message) == RESHAPE_INVALID_RULES, "rules of 11 bytes");
+    CHECK(strcmp(message, "invalid_rules: the rules document has 11 bytes, more than 10 (the rules size limit)") == 0, "%s", message);
+
+    reshape_limits selected = RESHAPE_LIMITS_INIT;
+    selected.max_selected = 4;
+    CHECK(with_limits("[{\"op\":\"unwrap\",\"path\":\"$[*]\"}]", &selected, "[1,2,3]", 0, message) == RESHAPE_OK, "3 values");
+    CHECK(with_limits("[{\"op\":\"unwrap\",\"path\":\"$[*]\"}]", &selected, "[1,2,3,4]", 0, message) == RESHAPE_LIMIT_EXCEEDED,
+          "4 values and the root");
+    CHECK(strcmp(message, "limit_exceeded: rule 1 (unwrap): the path \"$[*]\" reaches more than 4 values (the selection limit)") ==
+              0, "%s", message);
+
+    reshape_limits output = RESHAPE_LIMITS_INIT;
+    output.max_output_bytes = 7;
+    CHECK(with_limits("[]", &output, "[1,2,3]", 0, message) == RESHAPE_OK, "7 bytes");
+    CHECK(with_limits("[]", &output, "[1,2,34]", 0, message) == RESHAPE_LIMIT_EXCEEDED, "8 bytes");
+    CHECK(strcmp(message, "limit_exceeded: the output would be larger than 7 bytes (the output limit)") == 0, "%s", message);
+    CHECK(with_limits("[]", &output, "[1,2]", RESHAPE_PRETTY, message) == RESHAPE_LIMIT_EXCEEDED, "pretty is larger");
+    CHECK(with_limits("[{\"op\":\"wrap\",\"key\":\"a\"}]", &output, "[1,2]", 0, message) == RESHAPE_LIMIT_EXCEEDED,
+          "what a rule adds counts before anything is written");
+    CHECK(strcmp(message, "limit_exceeded: rule 1 (wrap): the output would be larger than 7 bytes (the output limit)") == 0, "%s",
+          message);
+
+    reshape_limits work = RESHAPE_LIMITS_INIT;
+    work.max_work = 50;
+    CHECK(with_limits("[{\"op\":\"emptyObjectToNull\"}]", &work, "[{},{},{}]", 0, message) == RESHAPE_OK, "little work");
+    CHECK(with_limits("[{\"op\":\"emptyObjectToNull\"},{\"op\":\"emptyObjectToNull\"},{\"op\":\"emptyObjectToNull\"},"
+                      "{\"op\":\"emptyObjectToNull\"},{\"op\":\"emptyObjectToNull\"}]",
+                      &work, "[[],[],[],[],[],[],[],[],[],[],[],[]]", 0, message) == RESHAPE_LIMIT_EXCEEDED,
+          "more work");
+    CHECK(strcmp(message, "limit_exceeded: rule 5 (emptyObjectToNull): the rules need more than 50 steps of work on this document "
+                          "(the work limit)") == 0,
+          "%s", message);
+
+    reshape_limits unlimited = RESHAPE_LIMITS_INIT;
+    unlimited.max_depth = unlimited.max_rules_bytes = unlimited.max_selected = unlimited.max_output_bytes = SIZE_MAX;
+    unlimited.max_work = SIZE_MAX;
+    CHECK(with_limits("[{\"op\":\"wrap\",\"key\":\"w\"}]", &unlimited, "[[[[[[1]]]]]]", 0, message) == RESHAPE_OK, "SIZE_MAX: %s",
+          message);
+}
+
 int main(void) {
     test_versions();
+    test_limits();
     test_status_names();
     test_null_arguments();
     test_zero_length_and_unterminated_input();

@@ -1,6 +1,5 @@
 /* Every case of Tests/Fixtures through reshape_rules_new and reshape_apply: the exact output
    bytes, or the exact error (code, rule, path, line, column, position, message). */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,73 +7,8 @@
 #include "reshape.h"
 #include "test_support.h"
 
-/* A string field of the fixture's error.json. */
-static const char *field(json_t *object, const char *name) {
-    const char *value = json_string_value(json_object_get(object, name));
-    return value ? value : "";
-}
-
-static json_int_t number(json_t *object, const char *name) {
-    return json_integer_value(json_object_get(object, name));
-}
-
-/* Reported text equals the expected text, or is its cut form when the expected text does not fit. */
-static int same_or_truncated(const char *reported, const char *expected) {
-    if (strcmp(reported, expected) == 0) return 1;
-    size_t length = strlen(reported);
-    return strlen(expected) > 511 && length >= 3 && length <= 511 &&
-           strcmp(reported + length - 3, "...") == 0 && strncmp(reported, expected, length - 3) == 0;
-}
-
-static void check_error(const char *name, const reshape_error *err, json_t *expected) {
-    CHECK(strcmp(reshape_status_name(err->code), field(expected, "code")) == 0, "%s: code %s, expected %s", name,
-          reshape_status_name(err->code), field(expected, "code"));
-    CHECK(err->rule == number(expected, "rule"), "%s: rule %d", name, err->rule);
-    CHECK(same_or_truncated(err->path, field(expected, "path")), "%s: path %s, expected %s", name, err->path,
-          field(expected, "path"));
-    CHECK((json_int_t)err->line == number(expected, "line"), "%s: line %zu", name, err->line);
-    CHECK((json_int_t)err->column == number(expected, "column"), "%s: column %zu", name, err->column);
-    CHECK((json_int_t)err->position == number(expected, "position"), "%s: position %zu", name, err->position);
-    CHECK(same_or_truncated(err->message, field(expected, "description")), "%s: message\n  %s\nexpected\n  %s", name,
-          err->message, field(expected, "description"));
-}
-
-static void run_fixture(const fixture *fixture) {
-    const char *name = fixture->name;
-    reshape_rules *rules = NULL;
-    reshape_error err;
-    int status = reshape_rules_new(fixture->rules, fixture->rules_length, &rules, &err);
-    if (status == RESHAPE_OK) {
-        char *out = NULL;
-        size_t out_length = 0;
-        status = reshape_apply(rules, fixture->input, fixture->input_length, fixture->flags, &out, &out_length, &err);
-        if (status == RESHAPE_OK) {
-            CHECK(fixture->expected != NULL, "%s: expected an error, got %s", name, out);
-            if (fixture->expected) {
-                CHECK(out_length == fixture->expected_length && memcmp(out, fixture->expected, out_length) == 0,
-                      "%s: output\n  %s\nexpected\n  %s", name, out, fixture->expected);
-                CHECK(out[out_length] == '\0', "%s: output not NUL-terminated", name);
-            }
-            reshape_free(out);
-        }
-        reshape_rules_free(rules);
-    }
-    if (status != RESHAPE_OK) {
-        CHECK(fixture->error != NULL, "%s: unexpected error %s", name, err.message);
-        if (fixture->error) check_error(name, &err, fixture->error);
-    }
-}
-
 int main(void) {
-    char **names = NULL;
-    size_t count = list_fixtures(&names);
-    for (size_t index = 0; index < count; index++) {
-        fixture fixture;
-        CHECK(load_fixture(names[index], &fixture), "%s: incomplete fixture", names[index]);
-        if (fixture.input && fixture.rules) run_fixture(&fixture);
-        free_fixture(&fixture);
-    }
-    free_names(names, count);
+    size_t count = run_all_fixtures();
     CHECK(count >= 60, "only %zu fixtures", count);
     printf("%zu fixtures\n", count);
     return test_exit_status("test_fixtures");

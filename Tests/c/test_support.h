@@ -42,6 +42,12 @@ void free_names(char **names, size_t count);
 int load_fixture(const char *name, fixture *out);
 void free_fixture(fixture *fixture);
 
+/* Runs one fixture, checking its exact output or error (fixture_runner.c). */
+void run_fixture(const fixture *fixture);
+
+/* Runs every fixture; returns how many there are (fixture_runner.c). */
+size_t run_all_fixtures(void);
+
 /* Prints a summary and returns the exit status. */
 int test_exit_status(const char *name);
 

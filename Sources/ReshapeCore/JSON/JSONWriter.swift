@@ -37,6 +37,7 @@ struct JSONWriter: ~Copyable {
     consuming func write(_ root: Node) throws(ReshapeError) -> ByteBuffer {
         do throws(ReshapeError) {
             try writeAll(root)
+            if out.count > maxBytes { throw .outputLimit(maxBytes) }
         } catch {
             for tree in temporaries { Make.release(tree) }
             throw error

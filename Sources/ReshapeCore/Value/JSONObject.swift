@@ -3,7 +3,8 @@
 /// Names are told apart by their exact Unicode scalars, as JSON does: `"é"` (U+00E9) and `"é"`
 /// (U+0065 U+0301) are two members, although Swift's `String ==` calls them equal. Lookups and
 /// appends take constant time (an index by name sits beside the ordered members), so objects with
-/// many members, such as a Firebase collection, stay fast.
+/// many members, such as a Firebase collection, stay fast. Deeply nested values are released without
+/// recursion (see `ValueStorage`).
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     /// One member: a name and its value.
     public struct Member: Sendable, Hashable {
@@ -31,13 +32,14 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     /// The members in order.
-    public private(set) var members: [Member]
+    public var members: [Member] { storage.elements }
+    private var storage: ValueStorage<Member>
     /// The position of each member by exact name.
     private var positions: [ExactName: Int]
 
     /// An empty object.
     public init() {
-        members = []
+        storage = ValueStorage([], values: \.value)
         positions = [:]
     }
 
@@ -51,20 +53,21 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// The value of member `key` (matched scalar by scalar). Setting a new name appends it;
     /// setting an existing one replaces its value in place; setting nil removes it.
     public subscript(key: String) -> JSONValue? {
-        get { positions[ExactName(key)].map { members[$0].value } }
+        get { positions[ExactName(key)].map { storage.elements[$0].value } }
         set {
             let name = ExactName(key)
+            if !isKnownUniquelyReferenced(&storage) { storage = ValueStorage(storage.elements, values: \.value) }
             if let position = positions[name] {
                 if let newValue {
-                    members[position].value = newValue
+                    storage.elements[position].value = newValue
                 } else {
-                    members.remove(at: position)
+                    storage.elements.remove(at: position)
                     positions[name] = nil
-                    for later in position..<members.count { positions[ExactName(members[later].key)] = later }
+                    for later in position..<storage.elements.count { positions[ExactName(storage.elements[later].key)] = later }
                 }
             } else if let newValue {
-                positions[name] = members.count
-                members.append(Member(key: key, value: newValue))
+                positions[name] = storage.elements.count
+                storage.elements.append(Member(key: key, value: newValue))
             }
         }
     }
@@ -73,11 +76,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     public var keys: [String] { members.map(\.key) }
 
     /// The position of the first member.
-    public var startIndex: Int { members.startIndex }
+    public var startIndex: Int { 0 }
     /// The position after the last member.
-    public var endIndex: Int { members.endIndex }
+    public var endIndex: Int { storage.elements.count }
     /// The member at `position`.
-    public subscript(position: Int) -> Member { members[position] }
+    public subscript(position: Int) -> Member { storage.elements[position] }
 
     /// Two objects are equal when they have the same members in the same order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {

@@ -7,9 +7,8 @@
 /// Equality is exact: strings and member names compare scalar by scalar (not by Swift's canonical
 /// equivalence), numbers by value within their case (`.integer(1)` is not `.double(1.0)`).
 ///
-/// Reading, writing, comparing and hashing never recurse on depth. Releasing a nested value is
-/// Swift's own work, one level at a time: values read from JSON are at most `Limits.maxDepth`
-/// deep, and the engine itself never holds a `JSONValue` (rules keep `default`'s value as text).
+/// Reading, writing, comparing, hashing and releasing never recurse on depth, so a value as deep as
+/// JSON allows is safe on any thread.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -20,8 +19,14 @@ public enum JSONValue: Sendable, Hashable {
     /// A number neither `Int64` nor `Double` holds exactly, as its JSON text (`"1e400"`).
     case number(String)
     case string(String)
-    case array([JSONValue])
+    /// An array; build one from an array literal or with ``array(_:)-(_)`` from a Swift array.
+    case array(JSONArray)
     case object(JSONObject)
+
+    /// An array of `elements`.
+    public static func array(_ elements: [JSONValue]) -> JSONValue {
+        .array(JSONArray(elements))
+    }
 }
 
 extension JSONValue {
@@ -51,7 +56,7 @@ extension JSONValue {
 
     /// The elements, if this is an array.
     public var arrayValue: [JSONValue]? {
-        if case .array(let elements) = self { return elements }
+        if case .array(let elements) = self { return elements.elements }
         return nil
     }
 
@@ -77,7 +82,7 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     /// A string.
     public init(stringLiteral value: String) { self = .string(value) }
     /// An array.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(JSONArray(elements)) }
     /// An object with the members in the order written.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         var object = JSONObject()
