@@ -36,7 +36,7 @@ struct ByteBuffer: ~Copyable {
     @inline(__always)
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        if count + bytes.count > capacity { grow(minimum: count + bytes.count) }
+        if count.addingClamped(bytes.count) > capacity { grow(minimum: count.addingClamped(bytes.count)) }
         UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
         count += bytes.count
     }
@@ -52,7 +52,7 @@ struct ByteBuffer: ~Copyable {
 
     mutating func append(repeating byte: UInt8, count extra: Int) {
         guard extra > 0 else { return }
-        if count + extra > capacity { grow(minimum: count + extra) }
+        if count.addingClamped(extra) > capacity { grow(minimum: count.addingClamped(extra)) }
         (base + count).update(repeating: byte, count: extra)
         count += extra
     }
@@ -72,8 +72,9 @@ struct ByteBuffer: ~Copyable {
     }
 
     private mutating func grow(minimum: Int) {
-        var newCapacity = capacity * 2
-        while newCapacity < minimum { newCapacity *= 2 }
+        // Doubling is clamped: a size near Int.max fails to allocate rather than overflowing.
+        var newCapacity = capacity.multipliedClamped(by: 2)
+        while newCapacity < minimum { newCapacity = newCapacity.multipliedClamped(by: 2) }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.moveInitialize(from: base, count: count)
         base.deallocate()

@@ -78,11 +78,11 @@ struct MemberRenaming {
         var growth = 0
         var reading = 0
         object.forEachMember { key, _ in
-            reading += Self.readingCost(key)
+            reading = reading.addingClamped(Self.readingCost(key))
             let name = newName(key)
             if let name {
                 changes = true
-                growth += name.count - key.count
+                growth = growth.addingClamped(name.count - key.count)
             }
             names.append(name)
         }
@@ -90,7 +90,7 @@ struct MemberRenaming {
         guard changes else { return }
         // Rebuilding costs a new object and two insertions per member: about 16 + 4 per member
         // steps of a walk.
-        try document.charge(16 + 4 * names.count)
+        try document.charge(names.count.multipliedClamped(by: 4).addingClamped(16))
         try document.grow(by: growth)
         let rebuilt = try Make.object()
         defer {
