@@ -1,0 +1,95 @@
+#include "oracle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fail(const char *what, const char *detail) {
+    fprintf(stderr, "oracle: %s: %.400s\n", what, detail ? detail : "");
+    abort();
+}
+
+/* One line, safe to print: no C0, DEL, C1 (U+0080..U+009F), U+2028/2029 or bidi controls. */
+static void check_message(int status, const reshape_error *err) {
+    const unsigned char *text = (const unsigned char *)err->message;
+    const char *name = reshape_status_name(status);
+    size_t name_length = strlen(name);
+    if (strncmp(err->message, name, name_length) != 0 || err->message[name_length] != ':') fail("message prefix", err->message);
+    for (size_t index = 0; text[index]; index++) {
+        unsigned char byte = text[index];
+        if (byte < 0x20 || byte == 0x7F) fail("control character in a message", err->message);
+        if (byte == 0xC2 && text[index + 1] >= 0x80 && text[index + 1] <= 0x9F) fail("C1 control in a message", err->message);
+        if (byte == 0xE2 && text[index + 1] == 0x80 &&
+            (text[index + 2] == 0xA8 || text[index + 2] == 0xA9 || text[index + 2] == 0x8E || text[index + 2] == 0x8F ||
+             (text[index + 2] >= 0xAA && text[index + 2] <= 0xAE)))
+            fail("separator or bidi control in a message", err->message);
+        if (byte == 0xE2 && text[index + 1] == 0x81 && text[index + 2] >= 0xA6 && text[index + 2] <= 0xA9)
+            fail("bidi isolate in a message", err->message);
+    }
+    if (err->code != status) fail("err.code differs from the status", err->message);
+}
+
+typedef struct outcome {
+    int status;
+    char *out;
+    size_t length;
+    reshape_error err;
+} outcome;
+
+static outcome run(reshape_rules *rules, const char *input, size_t length, uint32_t flags) {
+    outcome result = {0};
+    result.status = reshape_apply(rules, input, length, flags, &result.out, &result.length, &result.err);
+    if (result.status < RESHAPE_OK || result.status >= RESHAPE_INTERNAL) fail("unknown or internal status", result.err.message);
+    if (result.status != RESHAPE_OK) check_message(result.status, &result.err);
+    if (result.status == RESHAPE_OK && (!result.out || result.out[result.length] != '\0')) fail("output not NUL-terminated", NULL);
+    return result;
+}
+
+static int same(const outcome *a, const outcome *b) {
+    if (a->status != b->status) return 0;
+    if (a->status == RESHAPE_OK) return a->length == b->length && memcmp(a->out, b->out, a->length) == 0;
+    return strcmp(a->err.message, b->err.message) == 0 && strcmp(a->err.path, b->err.path) == 0 && a->err.rule == b->err.rule;
+}
+
+void oracle_check(const char *rules_text, size_t rules_length, const char *input, size_t input_length, uint32_t flags,
+                  const reshape_limits *limits) {
+    reshape_rules *rules = NULL, *identity = NULL;
+    reshape_error err;
+    int status = reshape_rules_new_with_limits(rules_text, rules_length, limits, &rules, &err);
+    if (status != RESHAPE_OK) {
+        if (status != RESHAPE_INVALID_RULES && status != RESHAPE_INVALID_ARGUMENT) fail("rules: unexpected status", err.message);
+        check_message(status, &err);
+        return;
+    }
+    if (reshape_rules_new_with_limits("[]", 2, limits, &identity, &err) != RESHAPE_OK) fail("[] does not compile", err.message);
+
+    uint32_t compact_flags = flags & ~RESHAPE_PRETTY;
+    outcome compact = run(rules, input, input_length, compact_flags);
+    outcome again = run(rules, input, input_length, compact_flags);
+    if (!same(&compact, &again)) fail("two runs differ", compact.status ? compact.err.message : compact.out);
+    outcome pretty = run(rules, input, input_length, compact_flags | RESHAPE_PRETTY);
+
+    if (compact.status == RESHAPE_OK) {
+        outcome reread = run(identity, compact.out, compact.length, 0);
+        if (reread.status != RESHAPE_OK) fail("the output does not read back", reread.err.message);
+        if (reread.length != compact.length || memcmp(reread.out, compact.out, compact.length) != 0)
+            fail("reshaping the output with [] changed it", compact.out);
+        reshape_free(reread.out);
+        if (pretty.status == RESHAPE_OK) {
+            outcome canonical = run(identity, pretty.out, pretty.length, 0);
+            if (canonical.status != RESHAPE_OK) fail("pretty output does not read back", canonical.err.message);
+            if (canonical.length != compact.length || memcmp(canonical.out, compact.out, compact.length) != 0)
+                fail("compact output is not the canonical form of pretty output", compact.out);
+            reshape_free(canonical.out);
+        } else if (pretty.status != RESHAPE_LIMIT_EXCEEDED) {
+            fail("pretty output failed where compact output did not", pretty.err.message);
+        }
+    } else if (pretty.status != compact.status) {
+        fail("pretty output fails differently", pretty.status ? pretty.err.message : "it succeeded");
+    }
+    reshape_free(compact.out);
+    reshape_free(again.out);
+    reshape_free(pretty.out);
+    reshape_rules_free(rules);
+    reshape_rules_free(identity);
+}
