@@ -96,13 +96,15 @@ struct OutputFile {
     private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Failure) {
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+            let result = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return write(descriptor, base + written, buffer.count - written)
             }
             if result < 0 {
                 if errno == EINTR { continue }
                 throw Failure(errno: errno)
             }
+            if result == 0 { throw Failure("the file took no more bytes") }
             written += result
         }
     }
