@@ -93,6 +93,10 @@ struct Selection {
     // MARK: - Editing
 
     /// Makes the node of a record a tree if it is a raw value, in place in the document.
+    ///
+    /// The raw value it replaces is freed, so no other record may hold it: two records of one
+    /// location only come from `..` segments, and raw values only exist when no rule has a `..`
+    /// path (`RawAccess`).
     mutating func materialize(_ record: Int32) throws(ReshapeError) {
         let node = records[Int(record)].node
         guard node.isRawValue else { return }
