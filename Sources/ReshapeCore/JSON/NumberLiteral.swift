@@ -168,7 +168,8 @@ struct NumberLiteral {
     /// the decimal text (so `"12.0"`, `"1.2e1"` and `"0e99999999999999999999"` are whole), with no
     /// double rounding and no arithmetic that an exponent of any length could overflow.
     var integralValue: Int64? {
-        if !isReal { return int64Value }
+        // `-0` is the whole number 0 here; only holding it as a number needs its sign.
+        if !isReal { return int64Value ?? (text.count == 2 && text[1] == UInt8(ascii: "0") ? 0 : nil) }
         // Significant digits without leading or trailing zeros, and the power of ten of the last.
         let (negative, digits, exponent) = Self.decimal(of: text)
         if digits.isEmpty { return 0 }
