@@ -102,7 +102,7 @@ def main() -> int:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     binary = args[0] if args and args[0] != only else ".build/release/reshape"
-    print(f"{'case':58} {'input':>9} {'rules':>7} {'outcome':>15} {'s':>6} {'MiB':>6}")
+    print(f"{'case':58} {'input':>9} {'rules':>7} {'count':>5} {'outcome':>15} {'s':>6} {'MiB':>6}")
     with tempfile.TemporaryDirectory() as folder:
         for name, document, rules, *flags in cases():
             if only and only not in name:
@@ -120,7 +120,8 @@ def main() -> int:
             outcome = "ok" if run.returncode == 0 else run.stderr.split(":")[1].strip() if ":" in run.stderr else f"exit {run.returncode}"
             if run.returncode not in (0, 1, 2):
                 outcome = f"CRASH {run.returncode}"
-            print(f"{name[:58]:58} {len(document.encode()):>9} {len(rules.encode()):>7} {outcome:>15} "
+            count = len(json.loads(rules))
+            print(f"{name[:58]:58} {len(document.encode()):>9} {len(rules.encode()):>7} {count:>5} {outcome:>15} "
                   f"{float(seconds):>6.2f} {int(kilobytes) / 1024:>6.0f}", flush=True)
     return 0
 

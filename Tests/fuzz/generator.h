@@ -17,7 +17,8 @@ void text_free(text *text);
 
 /*
  * What a recipe makes: JSON text for the rules and the input (each may be slightly invalid on
- * purpose), flags, and limits (sometimes lowered, so that limits are met often).
+ * purpose), flags, and limits (lowered, so that limits are met often and a recipe stays cheap to
+ * run; the defaults one time in sixteen).
  *
  * The recipe's bytes are read in order as choices; when they run out every choice is 0. A short
  * recipe can ask for a document nested 1100 deep, a number of 50,000 digits, a value repeated into
