@@ -64,7 +64,15 @@ public enum ResponseError: Error, CustomStringConvertible {
 
     /// The error in one line:
     /// `decoding failed at $['objects'][3]['status']: expected String, found null`.
+    ///
+    /// Safe to print and log, as the engine's messages are: control, line-separator and bidi
+    /// characters (from a response body, a key, an underlying error) are escaped, and a long path is
+    /// shortened with `…` (``path`` keeps it whole).
     public var description: String {
+        MessageText.line(unescapedDescription)
+    }
+
+    private var unescapedDescription: String {
         switch self {
         case .httpStatus(let code, let body):
             let text = String(decoding: body.prefix(200), as: UTF8.self)
@@ -78,7 +86,7 @@ public enum ResponseError: Error, CustomStringConvertible {
         case .transform(let type, let underlying):
             return "transform of \(type) failed: \(underlying)"
         case .decoding(let path, let message, _):
-            return path.isEmpty ? "decoding failed: \(message)" : "decoding failed at \(path): \(message)"
+            return path.isEmpty ? "decoding failed: \(message)" : "decoding failed at \(MessageText.path(path)): \(message)"
         case .content(let type, let underlying):
             return "content(from:) of \(type) failed: \(underlying)"
         }

@@ -4,10 +4,10 @@
 /// (C0, DEL, C1), line and paragraph separator and bidirectional formatting character is written as
 /// an escape, and long text is shortened with `…`. Input cannot start a new log line, move the
 /// cursor, recolor a terminal or reorder what a reader sees.
-enum MessageText {
+package enum MessageText {
     /// `text` with unsafe scalars escaped (`\n`, `\t`, `\r`, `\"`, `\\`, `\uXXXX`), cut after
     /// `limit` scalars with `…`.
-    static func escaped(_ text: String, limit: Int = .max, escapingQuote: Bool = false) -> String {
+    package static func escaped(_ text: String, limit: Int = .max, escapingQuote: Bool = false) -> String {
         var result = ""
         var count = 0
         for scalar in text.unicodeScalars {
@@ -22,7 +22,7 @@ enum MessageText {
     }
 
     /// Whether a scalar must not appear as itself in a message.
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20, 0x7F...0x9F: true  // C0, DEL, C1 (0x9B is CSI on some terminals)
         case 0x2028, 0x2029: true  // line and paragraph separators
@@ -48,7 +48,7 @@ enum MessageText {
     }
 
     /// A whole line made safe: anything unsafe that a message still holds is escaped.
-    static func line(_ text: String) -> String {
+    package static func line(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         return escaped(text)
     }
@@ -56,7 +56,7 @@ enum MessageText {
     /// A normalized path as a message shows it: unsafe scalars escaped, each member name cut after
     /// 60 characters (an escape counts as one), and a path of more than 40 steps cut in the middle
     /// (`$[0][0]…[0]`). The error's `path` keeps the whole path.
-    static func path(_ path: String, nameLimit: Int = 60, stepLimit: Int = 40) -> String {
+    package static func path(_ path: String, nameLimit: Int = 60, stepLimit: Int = 40) -> String {
         let scalars = Array(path.unicodeScalars)
         var steps: [String] = []
         var index = 0

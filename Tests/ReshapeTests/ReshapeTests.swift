@@ -44,3 +44,21 @@ func reshapeError<T>(
         #expect(value.description == #"{"b":[1,2.5,"x",null,true]}"#)
     }
 }
+
+/// Typed-layer errors are one safe line too, whatever a response holds (issue 8, row 6).
+@Suite struct ResponseErrorTextTests {
+    @Test func aBodyInAnHTTPErrorCannotStartALineOrRecolorATerminal() {
+        let error = ResponseError.httpStatus(500, body: Data("oops\n\u{1B}[31mFAKE\r\u{202E}".utf8))
+        #expect(error.description == #"HTTP status 500: oops\n\u001B[31mFAKE\r\u202E"#)
+    }
+
+    @Test func aDecodingErrorAtAHostileKeyIsEscaped() throws {
+        struct Record: Decodable { let name: String }
+        let key = "a\u{1B}[2J\u{2028}b"
+        let json = "{\"\(key.replacingOccurrences(of: "\u{1B}", with: "\\u001b"))\": {\"name\": 1}}"
+        let error = responseError { () throws(ResponseError) in try ResponseDecoder().decode([String: Record].self, from: body(json)) }
+        let text = error?.description ?? ""
+        #expect(text.hasPrefix(#"decoding failed at $['a\u001b[2J\u2028b']['name']"#), "\(text)")
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x2028 })
+    }
+}

@@ -1,5 +1,9 @@
 /// `Codable`, so a `JSONValue` can sit in a `Codable` type for the parts of a response that have no
 /// fixed shape. Member order is whatever the coder reports (`JSONDecoder` does not keep it).
+///
+/// A coder goes one level down per call, so encoding and decoding recurse once per level of
+/// nesting, as every `Codable` type does (`JSONDecoder` itself refuses input nested deeper than 512
+/// levels). `init(json:)` and `json()` read and write without recursion, at any depth.
 extension JSONValue: Codable {
     private struct MemberKey: CodingKey {
         var stringValue: String
