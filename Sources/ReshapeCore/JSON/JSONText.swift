@@ -43,19 +43,6 @@ enum JSONText {
         text.withUTF8 { appendQuoted(UnsafeRawBufferPointer($0), to: &out) }
     }
 
-    /// A JSON value held as canonical text: what a rule inserts (`default`'s value).
-    struct Value: Sendable {
-        /// Compact canonical JSON.
-        let text: [UInt8]
-        /// How many values it holds, itself included.
-        let values: Int
-
-        /// New nodes for the value (owned by the caller).
-        func makeNode() throws(ReshapeError) -> Node {
-            try text.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try JSONParser.parse(bytes, maxDepth: .max) }
-        }
-    }
-
     @inline(__always)
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10

@@ -4,7 +4,7 @@ struct Default: Operation {
     static let name = "default"
     let path: JSONPath
     let key: String
-    let value: JSONText.Value
+    let value: CanonicalJSON
 
     init(_ params: inout RuleParams) throws(ReshapeError) {
         path = try params.path("path", default: "$")

@@ -76,10 +76,10 @@ struct RuleParams {
 
     /// Any JSON value; required. Kept as its canonical JSON text, so compiled rules can be shared
     /// by threads and freed without walking a tree; each use parses fresh nodes from it.
-    mutating func value(_ name: String) throws(ReshapeError) -> JSONText.Value {
+    mutating func value(_ name: String) throws(ReshapeError) -> CanonicalJSON {
         guard let node = lookup(name) else { throw failure("missing required param \(quoted(name))") }
         let text = try JSONWriter(pretty: false, maxDepth: .max).write(node).toArray()
-        return JSONText.Value(text: text, values: Tree.count(node))
+        return CanonicalJSON(text: text, values: Tree.count(node))
     }
 
     /// An object whose members map names to names; required. Member order is kept.
