@@ -17,7 +17,7 @@ public struct Limits: Sendable, Hashable {
     public var maxSelected: Int?
     /// The largest output, in bytes (indentation included). While rules run, the engine keeps an
     /// upper bound of the output's size (the input's size plus what rules add, each added value
-    /// counted as at least 16 bytes) and stops as soon as it passes the limit. nil: 64 MiB, or 16
+    /// counted as at least 64 bytes) and stops as soon as it passes the limit. nil: 64 MiB, or 16
     /// bytes per byte of input when that is more.
     public var maxOutputBytes: Int?
     /// How much work the rules may do on one document, in steps: one step per value a path visits,
