@@ -51,6 +51,15 @@ static int same(const outcome *a, const outcome *b) {
     return strcmp(a->err.message, b->err.message) == 0 && strcmp(a->err.path, b->err.path) == 0 && a->err.rule == b->err.rule;
 }
 
+/* `text`'s output, reshaped with [] (`identity`), reads back and equals `canonical`'s output. */
+static void check_canonical(reshape_rules *identity, const outcome *text, const outcome *canonical, const char *what) {
+    outcome reread = run(identity, text->out, text->length, 0);
+    if (reread.status != RESHAPE_OK) fail(what, reread.err.message);
+    if (reread.length != canonical->length || memcmp(reread.out, canonical->out, canonical->length) != 0)
+        fail(what, canonical->out);
+    reshape_free(reread.out);
+}
+
 void oracle_check(const char *rules_text, size_t rules_length, const char *input, size_t input_length, uint32_t flags,
                   const reshape_limits *limits) {
     reshape_rules *rules = NULL, *identity = NULL;
@@ -70,17 +79,9 @@ void oracle_check(const char *rules_text, size_t rules_length, const char *input
     outcome pretty = run(rules, input, input_length, compact_flags | RESHAPE_PRETTY);
 
     if (compact.status == RESHAPE_OK) {
-        outcome reread = run(identity, compact.out, compact.length, 0);
-        if (reread.status != RESHAPE_OK) fail("the output does not read back", reread.err.message);
-        if (reread.length != compact.length || memcmp(reread.out, compact.out, compact.length) != 0)
-            fail("reshaping the output with [] changed it", compact.out);
-        reshape_free(reread.out);
+        check_canonical(identity, &compact, &compact, "the output does not read back with []");
         if (pretty.status == RESHAPE_OK) {
-            outcome canonical = run(identity, pretty.out, pretty.length, 0);
-            if (canonical.status != RESHAPE_OK) fail("pretty output does not read back", canonical.err.message);
-            if (canonical.length != compact.length || memcmp(canonical.out, compact.out, compact.length) != 0)
-                fail("compact output is not the canonical form of pretty output", compact.out);
-            reshape_free(canonical.out);
+            check_canonical(identity, &pretty, &compact, "compact output is not the canonical form of pretty output");
         } else if (pretty.status != RESHAPE_LIMIT_EXCEEDED) {
             fail("pretty output failed where compact output did not", pretty.err.message);
         }
