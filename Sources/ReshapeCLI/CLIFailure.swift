@@ -18,7 +18,7 @@ struct CLIFailure: Error {
     var status: Int32 {
         switch error.code {
         case .invalidRules, .invalidArgument: 2
-        case .invalidJSON, .ruleFailed, .limitExceeded, .outOfMemory, .internal: 1
+        case .invalidJSON, .ruleFailed, .limitExceeded, .outOfMemory, .internal, .cancelled: 1
         }
     }
 

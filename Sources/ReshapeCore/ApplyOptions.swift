@@ -15,6 +15,18 @@ public struct ApplyOptions: OptionSet, Sendable, Hashable {
     /// failing with `invalid_json`.
     public static let allowDuplicateKeys = ApplyOptions(rawValue: 1 << 1)
 
+    /// JSON Lines in: each line of the input is a document, reshaped on its own; each result is
+    /// written on a line of its own. Lines holding only white space are skipped.
+    public static let inputLines = ApplyOptions(rawValue: 1 << 2)
+
+    /// JSON Lines out: the resulting collection is written one record per line. The result must
+    /// be an array, or an object whose one member is an array (`keyedToArray`'s `wrapIn`).
+    public static let outputLines = ApplyOptions(rawValue: 1 << 3)
+
+    /// With `inputLines`: a line that is not valid JSON is skipped (and reported to the caller's
+    /// handler, if any) instead of failing the whole input.
+    public static let skipInvalidLines = ApplyOptions(rawValue: 1 << 4)
+
     /// Every option this version knows.
-    public static let all: ApplyOptions = [.pretty, .allowDuplicateKeys]
+    public static let all: ApplyOptions = [.pretty, .allowDuplicateKeys, .inputLines, .outputLines, .skipInvalidLines]
 }

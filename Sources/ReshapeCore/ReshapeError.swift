@@ -20,6 +20,8 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
         case outOfMemory = "out_of_memory"
         /// A bug in Reshape. Please report it.
         case `internal` = "internal"
+        /// The caller's progress callback asked to stop.
+        case cancelled = "cancelled"
 
         /// The status number of this code in the C API (`reshape_status`); never renumbered.
         public var status: Int32 {
@@ -31,6 +33,7 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
             case .invalidArgument: 5
             case .outOfMemory: 6
             case .internal: 7
+            case .cancelled: 8
             }
         }
     }
@@ -96,7 +99,10 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
             let shownPath = MessageText.path(path)
             location += location.isEmpty ? "at \(shownPath)" : " at \(shownPath)"
         }
-        if line > 0 { location += (location.isEmpty ? "" : ", ") + "line \(line), column \(column)" }
+        if line > 0 {
+            // A JSON Lines error outside the text of its line names the line alone.
+            location += (location.isEmpty ? "" : ", ") + (column > 0 ? "line \(line), column \(column)" : "line \(line)")
+        }
         let text = MessageText.line(message)
         return location.isEmpty ? "\(code.rawValue): \(text)" : "\(code.rawValue): \(location): \(text)"
     }

@@ -10,9 +10,11 @@ internal import CJansson
 /// // {"objects":[{"objectId":"u1","name":"Ada"}]}
 /// ```
 public struct Rules: Sendable {
-    private let operations: [any Operation]
+    let operations: [any Operation]
     /// Where the parser may keep objects and arrays as raw text for these rules (see `RawValue`).
     private let rawDepth: Int?
+    /// How the rules run record by record (see `RecordPlan`).
+    let plan: RecordPlan
     /// The limits every `apply` of these rules works within (see docs/limits.md).
     public let limits: Limits
 
@@ -51,6 +53,7 @@ public struct Rules: Sendable {
     private init(compiled operations: [any Operation], limits: Limits) {
         self.operations = operations
         self.rawDepth = RawAccess.rawDepth(for: operations)
+        self.plan = RecordPlan.make(for: operations)
         self.limits = limits
     }
 
@@ -68,7 +71,23 @@ public struct Rules: Sendable {
     /// - Throws: `ReshapeError`: `invalid_json` for input that is not JSON, `rule_failed` when a
     ///   rule cannot reshape a value, `limit_exceeded`, or `invalid_argument` for unknown options.
     public func apply(to input: UnsafeRawBufferPointer, options: ApplyOptions = []) throws(ReshapeError) -> [UInt8] {
-        try reshape(input, options: options).toArray()
+        try apply(to: input, options: options, settings: StreamSettings())
+    }
+
+    /// Reshapes a JSON document with `settings` (threads; see ``StreamSettings``). Large documents
+    /// that are one collection of records are reshaped record by record, on `settings.jobs`
+    /// threads; the result is the same for any number of threads.
+    public func apply(
+        to input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings
+    ) throws(ReshapeError) -> [UInt8] {
+        let sink = BufferSink(capacity: input.count.addingClamped(input.count / 8 + 64))
+        try reshape(input, options: options, settings: settings, into: sink)
+        return sink.buffer.toArray()
+    }
+
+    /// Reshapes a JSON document given as bytes, with `settings` (threads; see ``StreamSettings``).
+    public func apply(to input: [UInt8], options: ApplyOptions, settings: StreamSettings) throws(ReshapeError) -> [UInt8] {
+        try input.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try apply(to: bytes, options: options, settings: settings) }
     }
 
     /// Reshapes a JSON document given as bytes. See ``apply(to:options:)-(UnsafeRawBufferPointer,_)``.
@@ -85,14 +104,41 @@ public struct Rules: Sendable {
     /// Reshapes and hands over the output buffer itself, NUL-terminated: the C layer gives it to
     /// its caller without a copy. Free the pointer with `deallocate()`.
     package func applyTakingBuffer(
-        _ input: UnsafeRawBufferPointer, options: ApplyOptions
+        _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings = StreamSettings()
     ) throws(ReshapeError) -> (pointer: UnsafeMutablePointer<UInt8>, count: Int) {
-        try reshape(input, options: options).take()
+        let sink = BufferSink(capacity: input.count.addingClamped(input.count / 8 + 64))
+        try reshape(input, options: options, settings: settings, into: sink)
+        return sink.takeBuffer().take()
+    }
+
+    /// How the streaming engine would run these rules: the collection's chain in the input, and
+    /// how many rules run per record when it is an object or an array.
+    package var streamingPlan: (chain: [String], object: Int, array: Int) {
+        (plan.inputChain.map { String(decoding: $0, as: UTF8.self) }, plan.forObject.streamed, plan.forArray.streamed)
+    }
+
+    /// Reshapes on the whole tree only, never streaming: for tests that compare the two engines.
+    package func applyWholeTree(to input: [UInt8], options: ApplyOptions = []) throws(ReshapeError) -> [UInt8] {
+        try input.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in
+            try check(options)
+            if options.contains(.inputLines) {
+                let sink = BufferSink(capacity: 64)
+                try JSONLines.reshape(bytes, rules: self, options: options, settings: StreamSettings(), into: sink)
+                return sink.buffer.toArray()
+            }
+            return try reshapeWhole(bytes, options: options).toArray()
+        }
     }
 
     /// Runs every rule in order, attributing a failure to its rule.
     func run(on document: Document) throws(ReshapeError) {
-        for (offset, operation) in operations.enumerated() {
+        try run(on: document, range: operations.indices)
+    }
+
+    /// Runs the rules in `range` in order, attributing a failure to its rule.
+    func run(on document: Document, range: Range<Int>) throws(ReshapeError) {
+        for offset in range {
+            let operation = operations[offset]
             do throws(ReshapeError) {
                 try operation.apply(to: document)
             } catch {
@@ -111,7 +157,8 @@ public struct Rules: Sendable {
         }
     }
 
-    private func reshape(_ input: UnsafeRawBufferPointer, options: ApplyOptions) throws(ReshapeError) -> ByteBuffer {
+    /// The whole-tree engine: parse everything, run every rule, write.
+    func reshapeWhole(_ input: UnsafeRawBufferPointer, options: ApplyOptions) throws(ReshapeError) -> ByteBuffer {
         // Pretty output re-indents everything, so raw text would only be read twice.
         try reshape(input, options: options, rawDepth: options.contains(.pretty) ? nil : rawDepth)
     }
@@ -119,18 +166,25 @@ public struct Rules: Sendable {
     private func reshape(
         _ input: UnsafeRawBufferPointer, options: ApplyOptions, rawDepth: Int?
     ) throws(ReshapeError) -> ByteBuffer {
-        let unknown = options.subtracting(.all)
-        guard unknown.isEmpty else {
-            throw ReshapeError(.invalidArgument, "unknown option flags 0x\(hex(unknown.rawValue, width: 1))")
-        }
+        try check(options)
         let limits = limits.resolved(inputBytes: input.count)
         let root = try JSONParser.parse(
             input, allowDuplicateKeys: options.contains(.allowDuplicateKeys), rawDepth: rawDepth, maxDepth: limits.maxDepth)
         let document = Document(root: root, inputBytes: input.count, limits: limits)
-        try run(on: document)
+        return try finish(document, range: operations.indices, options: options)
+    }
+
+    /// Runs the rules in `range` on a parsed document and writes it: as one document, or as JSON
+    /// Lines with `.outputLines`.
+    func finish(_ document: Document, range: Range<Int>, options: ApplyOptions) throws(ReshapeError) -> ByteBuffer {
+        try run(on: document, range: range)
+        let limits = document.limits
+        if options.contains(.outputLines) {
+            return try JSONLines.write(collectionIn: document.root, limits: limits)
+        }
+        let capacity = min(limits.maxOutputBytes, document.inputBytes.addingClamped(document.inputBytes / 8 + 64))
         let writer = JSONWriter(
-            pretty: options.contains(.pretty), capacityHint: input.count.addingClamped(input.count / 8 + 64),
-            maxBytes: limits.maxOutputBytes, maxDepth: limits.maxDepth)
+            pretty: options.contains(.pretty), capacityHint: capacity, maxBytes: limits.maxOutputBytes, maxDepth: limits.maxDepth)
         return try writer.write(document.root)
     }
 }

@@ -128,8 +128,8 @@ static void test_flags_and_error_cleared_on_success(void) {
     CHECK(strcmp(out, "{\"a\":2}") == 0, "%s", out);
     reshape_free(out);
 
-    CHECK(reshape_apply(rules, "{}", 2, 0x4u, &out, &out_length, &err) == RESHAPE_INVALID_ARGUMENT, "unknown flag");
-    CHECK(strcmp(err.message, "invalid_argument: unknown option flags 0x4") == 0, "%s", err.message);
+    CHECK(reshape_apply(rules, "{}", 2, 0x40u, &out, &out_length, &err) == RESHAPE_INVALID_ARGUMENT, "unknown flag");
+    CHECK(strcmp(err.message, "invalid_argument: unknown option flags 0x40") == 0, "%s", err.message);
     reshape_rules_free(rules);
 }
 

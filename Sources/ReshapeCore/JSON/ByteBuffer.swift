@@ -22,6 +22,12 @@ struct ByteBuffer: ~Copyable {
         UnsafeRawBufferPointer(start: base, count: count)
     }
 
+    /// Calls `body` with the bytes, keeping the buffer alive meanwhile (a noncopyable value ends at
+    /// its last use, so `buffer.bytes` alone must not outlive the expression that reads it).
+    func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try body(bytes)
+    }
+
     mutating func removeAll() {
         count = 0
     }

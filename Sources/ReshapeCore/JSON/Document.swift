@@ -7,6 +7,8 @@ internal import CJansson
 final class Document {
     private(set) var root: Node
     let limits: ResolvedLimits
+    /// The size of the input the document was read from.
+    let inputBytes: Int
     /// Steps done so far (see `Limits.maxWork`).
     private var work = 0
     /// An upper bound of the size of the output as compact JSON (see `Limits.maxOutputBytes`).
@@ -18,6 +20,7 @@ final class Document {
     init(root: Node, inputBytes: Int, limits: ResolvedLimits) {
         self.root = root
         self.limits = limits
+        self.inputBytes = inputBytes
         self.outputBound = inputBytes
     }
 

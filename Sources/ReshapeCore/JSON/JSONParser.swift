@@ -19,19 +19,21 @@ struct JSONParser: ~Copyable {
     /// The deepest nesting accepted.
     let maxDepth: Int
     var index = 0
-    private var stack: [Frame] = []
+    var stack: [Frame] = []
     /// Decoded bytes of the current member name when it had escapes.
-    private var keyBuffer = ByteBuffer()
+    var keyBuffer = ByteBuffer()
     /// Decoded bytes of the current string value when it had escapes.
     var valueBuffer = ByteBuffer()
     /// The raw value being captured, marker first.
     var captureBuffer = ByteBuffer()
     /// Where each member name of the objects being captured lies in `captureBuffer`.
     var capturedKeys: [Range<Int>] = []
+    /// The collection whose records are handed to a consumer instead of parsed, or nil.
+    var collection: CollectionScan? = nil
     /// The current member name: where it lies in the input, and whether `keyBuffer` holds it decoded.
-    private var pendingKey = StringSpan(start: 0, end: 0, hasEscapes: false)
+    var pendingKey = StringSpan(start: 0, end: 0, hasEscapes: false)
 
-    private struct Frame {
+    struct Frame {
         let container: Node
         let isObject: Bool
         /// For objects: offset of the current member name's opening quote, or -1.
@@ -68,7 +70,22 @@ struct JSONParser: ~Copyable {
         return try parser.parseDocument()
     }
 
-    private init(
+    /// Parses one record of a collection on its own (see `RecordRunner`): like `parse`, except
+    /// that with `rawDepth` 0 the record itself may be kept as a raw value.
+    static func parseRecord(
+        _ text: UnsafeRawBufferPointer, rawDepth: Int?, maxDepth: Int
+    ) throws(ReshapeError) -> Node {
+        if let rawDepth {
+            var parser = JSONParser(
+                text: text, allowDuplicateKeys: false, errorCode: .invalidJSON, rawDepth: rawDepth, maxDepth: maxDepth)
+            if let root = try? parser.parseDocument() { return root }
+        }
+        var parser = JSONParser(
+            text: text, allowDuplicateKeys: false, errorCode: .invalidJSON, rawDepth: nil, maxDepth: maxDepth)
+        return try parser.parseDocument()
+    }
+
+    init(
         text: UnsafeRawBufferPointer, allowDuplicateKeys: Bool, errorCode: ReshapeError.Code, rawDepth: Int?, maxDepth: Int
     ) {
         self.text = text
@@ -80,7 +97,7 @@ struct JSONParser: ~Copyable {
 
     // MARK: - Structure
 
-    private mutating func parseDocument() throws(ReshapeError) -> Node {
+    mutating func parseDocument() throws(ReshapeError) -> Node {
         if text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF { index = 3 }
         skipWhitespace()
         if index == text.count {
@@ -142,7 +159,10 @@ struct JSONParser: ~Copyable {
                 throw failure(at: index, "expected a value, found \(describeByte(at: index))")
             }
             try link(value, startingAt: start, root: &root)
-            if opensContainer {
+            if opensContainer, let scan = collection, isCollection(scan) {
+                // The records are handed over one by one instead (see `CollectionScan`).
+                try scanRecords(into: value, isObject: byte == UInt8(ascii: "{"), scan: scan)
+            } else if opensContainer {
                 guard stack.count < maxDepth else {
                     var error = ReshapeError.depthLimit(maxDepth, code: errorCode == .invalidRules ? .invalidRules : .limitExceeded)
                     let position = TextPosition(of: start, in: text)
@@ -446,7 +466,7 @@ struct JSONParser: ~Copyable {
 
     /// The member name whose opening quote is at `offset`, decoded again (only on error paths).
     /// The name was validated when it was first read, so skipping escapes finds its end.
-    private func decodedKey(at offset: Int) -> String {
+    func decodedKey(at offset: Int) -> String {
         var end = offset + 1
         var hasEscapes = false
         while end < text.count, text[end] != UInt8(ascii: "\"") {
@@ -458,10 +478,10 @@ struct JSONParser: ~Copyable {
         }
         var bytes = ByteBuffer()
         Self.decodeEscapes(text, StringSpan(start: offset + 1, end: min(end, text.count), hasEscapes: hasEscapes), into: &bytes)
-        return String(jsonBytes: bytes.bytes)
+        return bytes.withBytes { String(jsonBytes: $0) }
     }
 
-    private func failure(at offset: Int, _ message: String) -> ReshapeError {
+    func failure(at offset: Int, _ message: String) -> ReshapeError {
         let position = TextPosition(of: offset, in: text)
         return ReshapeError(
             errorCode, message, path: currentPath(), line: position.line, column: position.column,

@@ -12,17 +12,45 @@ struct JSONWriter: ~Copyable {
     private var out: ByteBuffer
     private let maxBytes: Int
     private let maxDepth: Int
+    /// The depth at which the root is written: indentation and the depth limit count from it.
+    private let baseDepth: Int
+    /// A node written as nothing at all, and where in the output it stands (see `append`).
+    private let hole: Node?
+    private var holeOffset: Int? = nil
 
     /// - Parameters:
     ///   - pretty: indent with two spaces and put each member and element on its own line.
     ///   - capacityHint: expected size of the output, to avoid regrowing.
     ///   - maxBytes: the output limit.
     ///   - maxDepth: the deepest nesting allowed.
-    init(pretty: Bool, capacityHint: Int = 1024, maxBytes: Int = .max, maxDepth: Int = Limits.defaultMaxDepth) {
+    init(
+        pretty: Bool, capacityHint: Int = 1024, maxBytes: Int = .max, maxDepth: Int = Limits.defaultMaxDepth,
+        baseDepth: Int = 0, hole: Node? = nil
+    ) {
         self.pretty = pretty
         self.out = ByteBuffer(capacity: min(capacityHint, maxBytes, 1 << 30))
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
+        self.baseDepth = baseDepth
+        self.hole = hole
+    }
+
+    /// Appends `root` (borrowed) to `buffer` as if it stood `baseDepth` levels deep in a larger
+    /// document: for the streaming engine, which writes records one by one. `hole`, when found,
+    /// is written as nothing; the result is the offset in `buffer` where it stood.
+    static func append(
+        _ root: Node, to buffer: inout ByteBuffer, pretty: Bool, baseDepth: Int = 0, maxDepth: Int,
+        hole: Node? = nil
+    ) throws(ReshapeError) -> Int? {
+        var writer = JSONWriter(pretty: pretty, capacityHint: 16, maxDepth: maxDepth, baseDepth: baseDepth, hole: hole)
+        swap(&writer.out, &buffer)
+        defer {
+            for tree in writer.temporaries { Make.release(tree) }
+            writer.temporaries = []
+            swap(&writer.out, &buffer)
+        }
+        try writer.writeAll(root)
+        return writer.holeOffset
     }
 
     private enum Frame {
@@ -82,9 +110,13 @@ struct JSONWriter: ~Copyable {
 
     /// Writes a scalar, or opens a container and pushes its frame.
     private mutating func writeValue(_ node: Node, stack: inout [Frame]) throws(ReshapeError) {
+        if let hole, node == hole {
+            holeOffset = out.count
+            return
+        }
         switch pointee(node) {
         case JSON_OBJECT:
-            guard stack.count < maxDepth else { throw .depthLimit(maxDepth, output: true) }
+            guard stack.count + baseDepth < maxDepth else { throw .depthLimit(maxDepth, output: true) }
             out.append(UInt8(ascii: "{"))
             if json_object_size(node) == 0 {
                 out.append(UInt8(ascii: "}"))
@@ -92,7 +124,7 @@ struct JSONWriter: ~Copyable {
                 stack.append(.object(node, iterator: json_object_iter(node), first: true))
             }
         case JSON_ARRAY:
-            guard stack.count < maxDepth else { throw .depthLimit(maxDepth, output: true) }
+            guard stack.count + baseDepth < maxDepth else { throw .depthLimit(maxDepth, output: true) }
             out.append(UInt8(ascii: "["))
             let count = json_array_size(node)
             if count == 0 {
@@ -113,7 +145,8 @@ struct JSONWriter: ~Copyable {
                 } else {
                     let text = UnsafeRawBufferPointer(rebasing: bytes[1...])
                     // Only a raw value long enough to nest past the limit here is measured.
-                    if stack.count + (text.count + 1) / 2 > maxDepth, stack.count + RawValue.depth(of: text) > maxDepth {
+                    let depth = stack.count + baseDepth
+                    if depth + (text.count + 1) / 2 > maxDepth, depth + RawValue.depth(of: text) > maxDepth {
                         throw .depthLimit(maxDepth, output: true)
                     }
                     out.append(text)
@@ -140,7 +173,7 @@ struct JSONWriter: ~Copyable {
     private mutating func newline(depth: Int) {
         guard pretty else { return }
         out.append(UInt8(ascii: "\n"))
-        out.append(repeating: UInt8(ascii: " "), count: depth * 2)
+        out.append(repeating: UInt8(ascii: " "), count: (depth + baseDepth) * 2)
     }
 
     private mutating func writeString(_ bytes: UnsafeRawBufferPointer) {

@@ -143,7 +143,7 @@ enum Make {
         var bytes = ByteBuffer(capacity: text.count + 1)
         bytes.append(rawNumberMarker)
         bytes.append(text)
-        return try string(bytes.bytes)
+        return try bytes.withBytes { (text) throws(ReshapeError) in try string(text) }
     }
 
     /// New reference.

@@ -22,12 +22,15 @@ struct ConvertKeys: Operation {
     /// Looks at the members of the selected objects, and at everything below them when deep.
     var rawAccess: RawAccess { deep ? .anyDepth : .matches(of: path) }
 
-    func apply(to document: Document) throws(ReshapeError) {
-        let newName: (KeyBytes) -> [UInt8]?
+    /// A member's new name, or nil when it stays.
+    var newName: (KeyBytes) -> [UInt8]? {
         switch to {
-        case .camelCase: newName = { KeyCaseConversion.camelCase($0) }
-        case .snakeCase: newName = { KeyCaseConversion.snakeCase($0) }
+        case .camelCase: { KeyCaseConversion.camelCase($0) }
+        case .snakeCase: { KeyCaseConversion.snakeCase($0) }
         }
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
         let renaming = MemberRenaming(newName: newName, deep: deep)
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }

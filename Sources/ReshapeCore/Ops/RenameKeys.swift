@@ -18,14 +18,17 @@ struct RenameKeys: Operation {
     /// Looks at the members of the selected objects, and at everything below them when deep.
     var rawAccess: RawAccess { deep ? .anyDepth : .matches(of: path) }
 
-    func apply(to document: Document) throws(ReshapeError) {
+    /// A member's new name, or nil when it stays.
+    var newName: (KeyBytes) -> [UInt8]? {
         let map = self.map
-        let renaming = MemberRenaming(
-            newName: { key in
-                guard let to = map[Array(key)] else { return nil }
-                return to.elementsEqual(key) ? nil : to
-            },
-            deep: deep)
+        return { key in
+            guard let to = map[Array(key)] else { return nil }
+            return to.elementsEqual(key) ? nil : to
+        }
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let renaming = MemberRenaming(newName: newName, deep: deep)
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
         // A deep renaming covers everything below a match, so only the outermost matches are

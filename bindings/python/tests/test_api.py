@@ -100,9 +100,9 @@ def test_limit_exceeded():
 def test_invalid_argument_and_type_errors():
     rules = reshape.Rules([])
     with pytest.raises(reshape.InvalidArgument) as caught:
-        rules._apply(b"{}", 0x8)
+        rules._apply(b"{}", 0x40)
     assert isinstance(caught.value, TypeError)
-    assert str(caught.value) == "invalid_argument: unknown option flags 0x8"
+    assert str(caught.value) == "invalid_argument: unknown option flags 0x40"
     with pytest.raises(TypeError):
         rules.apply(42)  # type: ignore[arg-type]
     with pytest.raises(TypeError):

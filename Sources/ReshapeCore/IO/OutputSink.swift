@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where output goes as the engine makes it: a buffer in memory, or a file descriptor.
+class OutputSink {
+    /// Bytes handed to the sink so far.
+    private(set) var bytesWritten = 0
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(ReshapeError) {
+        bytesWritten += bytes.count
+        try accept(bytes)
+    }
+
+    func write(_ bytes: [UInt8]) throws(ReshapeError) {
+        try bytes.withUnsafeBytesTyped { (buffer) throws(ReshapeError) in try write(buffer) }
+    }
+
+    /// Forgets what was written (for a sink that can take it back).
+    func resetCount() {
+        bytesWritten = 0
+    }
+
+    /// Takes bytes; subclasses store or send them.
+    func accept(_ bytes: UnsafeRawBufferPointer) throws(ReshapeError) {}
+
+    /// Sends what is buffered on.
+    func flush() throws(ReshapeError) {}
+}
+
+/// Output kept in memory, for `Rules.apply`.
+final class BufferSink: OutputSink {
+    var buffer: ByteBuffer
+
+    init(capacity: Int) {
+        buffer = ByteBuffer(capacity: capacity)
+    }
+
+    override func accept(_ bytes: UnsafeRawBufferPointer) throws(ReshapeError) {
+        buffer.append(bytes)
+    }
+
+    /// Empties the buffer, to write a different output instead.
+    func reset() {
+        buffer.removeAll()
+        resetCount()
+    }
+
+    /// Hands the buffer over, leaving an empty one.
+    func takeBuffer() -> ByteBuffer {
+        var taken = ByteBuffer(capacity: 16)
+        swap(&taken, &buffer)
+        return taken
+    }
+}
+
+/// Output written to a file descriptor in large writes, as it is made.
+final class DescriptorSink: OutputSink {
+    private let descriptor: Int32
+    private var pending = ByteBuffer(capacity: DescriptorSink.chunk)
+    static let chunk = 1 << 20
+
+    /// Writes to `descriptor`, which stays open and owned by the caller.
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    override func accept(_ bytes: UnsafeRawBufferPointer) throws(ReshapeError) {
+        if pending.count + bytes.count > Self.chunk { try flush() }
+        if bytes.count >= Self.chunk {
+            try send(bytes)
+        } else {
+            pending.append(bytes)
+        }
+    }
+
+    override func flush() throws(ReshapeError) {
+        guard pending.count > 0 else { return }
+        try send(pending.bytes)
+        pending.removeAll()
+    }
+
+    private func send(_ bytes: UnsafeRawBufferPointer) throws(ReshapeError) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let result = Glibc.write(descriptor, base + offset, bytes.count - offset)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw ReshapeError(.invalidArgument, "cannot write the output: \(String(cString: strerror(errno)))")
+            }
+            offset += result
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// `apply` with output written to a sink as it is made: the record-streaming engine where the
+/// rules allow it (see `RecordPlan`), the whole tree otherwise. Both give the same bytes or the same
+/// error: when streaming fails, the whole tree runs to name the error exactly.
+extension Rules {
+    /// Reshapes `input` into `sink` with `settings` (threads, progress).
+    func reshape(
+        _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink
+    ) throws(ReshapeError) {
+        try check(options)
+        if options.contains(.inputLines) {
+            try JSONLines.reshape(input, rules: self, options: options, settings: settings, into: sink)
+            return
+        }
+        guard !options.contains(.allowDuplicateKeys), plan.streamsAnything else {
+            let output = try reshapeWhole(input, options: options)
+            try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
+            return
+        }
+        let stream = RecordStream(rules: self, plan: plan, text: input, options: options, settings: settings, sink: sink)
+        do throws(ReshapeError) {
+            switch try stream.run() {
+            case .tree(let root):
+                settings.outcome?("tree")
+                let document = Document(root: root, inputBytes: input.count, limits: limits.resolved(inputBytes: input.count))
+                let output = try finish(document, range: operations.indices, options: options)
+                try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
+            case .streamed(nil):
+                settings.outcome?("streamed")
+                return
+            case .streamed(let intermediate?):
+                // The rules that need the whole document run on the streamed rules' result.
+                settings.outcome?("hybrid")
+                let resolved = limits.resolved(inputBytes: input.count)
+                let root = try JSONParser.parse(intermediate.buffer.bytes, maxDepth: resolved.maxDepth)
+                let document = Document(root: root, inputBytes: input.count, limits: resolved)
+                let route = plan.route(for: stream.kind ?? .array)
+                let output = try finish(document, range: route.streamed..<operations.count, options: options)
+                try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
+            }
+        } catch {
+            if error.code == .cancelled { throw error }
+            // The whole tree names the error exactly (or, for a limit only streaming reached,
+            // succeeds: then its output is the answer, if nothing was written yet).
+            settings.outcome?("error")
+            let output = try reshapeWhole(input, options: options)
+            if settings.strict {
+                throw ReshapeError(.internal, "streaming failed where the whole tree did not: \(error)")
+            }
+            if let buffer = sink as? BufferSink {
+                buffer.reset()
+            } else if sink.bytesWritten > 0 {
+                throw error
+            }
+            try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
+        }
+    }
+
+    func check(_ options: ApplyOptions) throws(ReshapeError) {
+        let unknown = options.subtracting(.all)
+        guard unknown.isEmpty else {
+            throw ReshapeError(.invalidArgument, "unknown option flags 0x\(hex(unknown.rawValue, width: 1))")
+        }
+        if options.contains(.pretty) && (options.contains(.inputLines) || options.contains(.outputLines)) {
+            throw ReshapeError(.invalidArgument, "pretty output cannot be JSON Lines")
+        }
+        if options.contains(.skipInvalidLines) && !options.contains(.inputLines) {
+            throw ReshapeError(.invalidArgument, "skipping invalid lines needs JSON Lines input")
+        }
+    }
+}

@@ -1,0 +1,188 @@
+internal import CJansson
+
+/// One record of the collection as it lies in the input: its text, and for an object collection
+/// the text of its member name.
+struct RecordSlice {
+    /// The record's value: `text[start..<end]`, not yet checked.
+    var start: Int
+    var end: Int
+    /// The member name's content (between the quotes, already checked), or -1 for an element.
+    var keyStart: Int
+    var keyEnd: Int
+    var keyHasEscapes: Bool
+}
+
+/// Tells the parser where the collection of records lies, and takes its records.
+///
+/// The parser reads the envelope as usual and, at the collection, finds each record's extent
+/// with a quick scan and hands it over without reading it (see `JSONParser.scanRecords`); the
+/// collection stays empty in the envelope's tree. Each record's text is checked later, when it is
+/// parsed on its own, so the document is valid exactly when the envelope, the collection's
+/// punctuation and names, and every record are.
+final class CollectionScan {
+    /// The member names from the root to the collection.
+    let chain: [[UInt8]]
+    /// Called with each record, in order.
+    let onRecord: (RecordSlice) throws(ReshapeError) -> Void
+    /// Set once the collection has been met: what it is, where it stands in the envelope's tree.
+    private(set) var kind: RecordPlan.Kind? = nil
+    private(set) var container: Node? = nil
+    /// The root of the envelope's tree (the collection itself when the chain is empty); borrowed.
+    private(set) var root: Node? = nil
+    /// Where the collection's text starts and ends (past its closer).
+    private(set) var textRange: Range<Int> = 0..<0
+    /// The records' names seen so far, to refuse duplicates (values are `null`).
+    private let names: Node
+
+    init(chain: [[UInt8]], onRecord: @escaping (RecordSlice) throws(ReshapeError) -> Void) throws(ReshapeError) {
+        self.chain = chain
+        self.onRecord = onRecord
+        self.names = try Make.object()
+    }
+
+    deinit {
+        Make.release(names)
+    }
+
+    /// Whether the collection should be streamed at all for this kind; set by the caller.
+    var accepts: (RecordPlan.Kind) -> Bool = { _ in true }
+
+    fileprivate func met(_ kind: RecordPlan.Kind, container: Node, root: Node, start: Int) {
+        self.kind = kind
+        self.container = container
+        self.root = root
+        self.textRange = start..<start
+    }
+
+    fileprivate func ended(at end: Int) {
+        textRange = textRange.lowerBound..<end
+    }
+
+    /// Records a record's name; false when it was seen before.
+    fileprivate func insert(name: UnsafeRawBufferPointer) throws(ReshapeError) -> Bool {
+        try Make.set(names, name, Make.null())
+    }
+}
+
+extension JSONParser {
+    /// True when the container just opened (`index` is past its opener) is the collection.
+    func isCollection(_ scan: CollectionScan) -> Bool {
+        guard scan.kind == nil, stack.count == scan.chain.count, index > 0 else { return false }
+        let kind: RecordPlan.Kind = text[index - 1] == UInt8(ascii: "{") ? .object : .array
+        guard scan.accepts(kind) else { return false }
+        for (level, frame) in stack.enumerated() {
+            guard frame.isObject else { return false }
+            let name = scan.chain[level]
+            if level == stack.count - 1 {
+                let key = pendingKey.hasEscapes
+                    ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[pendingKey.start..<pendingKey.end])
+                guard key.elementsEqual(name) else { return false }
+            } else {
+                guard decodedKey(at: frame.keyStart).utf8.elementsEqual(name) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// Reads the collection just opened (`index` is past its opener), handing each record to
+    /// `scan` instead of parsing it, and moves past the closer. `container` (in the envelope's
+    /// tree) stays empty.
+    mutating func scanRecords(into container: Node, isObject: Bool, scan: CollectionScan) throws(ReshapeError) {
+        scan.met(isObject ? .object : .array, container: container, root: stack.first?.container ?? container, start: index - 1)
+        let closer = UInt8(ascii: isObject ? "}" : "]")
+        skipWhitespace()
+        if index < text.count, text[index] == closer {
+            index += 1
+            scan.ended(at: index)
+            return
+        }
+        while true {
+            var slice = RecordSlice(start: 0, end: 0, keyStart: -1, keyEnd: -1, keyHasEscapes: false)
+            if isObject {
+                skipWhitespace()
+                guard index < text.count, text[index] == UInt8(ascii: "\"") else {
+                    throw failure(at: index, "expected a member name")
+                }
+                let span = try scanString()
+                (slice.keyStart, slice.keyEnd, slice.keyHasEscapes) = (span.start, span.end, span.hasEscapes)
+                keyBuffer.removeAll()
+                if span.hasEscapes { Self.decodeEscapes(text, span, into: &keyBuffer) }
+                let isNew = span.hasEscapes
+                    ? try scan.insert(name: keyBuffer.bytes)
+                    : try scan.insert(name: UnsafeRawBufferPointer(rebasing: text[span.start..<span.end]))
+                guard isNew else { throw failure(at: span.start, "duplicate member name") }
+                skipWhitespace()
+                guard index < text.count, text[index] == UInt8(ascii: ":") else { throw failure(at: index, "expected ':'") }
+                index += 1
+            }
+            skipWhitespace()
+            slice.start = index
+            try skipValue()
+            slice.end = index
+            try scan.onRecord(slice)
+            skipWhitespace()
+            guard index < text.count else { throw failure(at: index, "unexpected end of input") }
+            if text[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard text[index] == closer else { throw failure(at: index, "expected ',' or the collection's end") }
+            index += 1
+            scan.ended(at: index)
+            return
+        }
+    }
+
+    /// Moves past the value starting at `index` without checking it: only strings (for their
+    /// brackets) and nesting are followed. Fails at the end of the input.
+    mutating func skipValue() throws(ReshapeError) {
+        let count = text.count
+        guard index < count, let base = text.baseAddress else { throw failure(at: index, "expected a value") }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        var position = index
+        var depth = 0
+        repeat {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                while position < count {
+                    let inner = bytes[position]
+                    if inner == UInt8(ascii: "\"") { break }
+                    position += inner == UInt8(ascii: "\\") ? 2 : 1
+                }
+                guard position < count else { throw failure(at: index, "unterminated string") }
+                position += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                position += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth > 0 else { throw failure(at: position, "expected a value") }
+                depth -= 1
+                position += 1
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"),
+                UInt8(ascii: "n"):
+                // A scalar: up to the next structural character or white space.
+                position += 1
+                while position < count, !isDelimiter(bytes[position]) { position += 1 }
+            default:
+                if depth == 0 { throw failure(at: position, "expected a value") }
+                position += 1
+            }
+        } while depth > 0 && position < count
+        guard depth == 0 else { throw failure(at: index, "unexpected end of input") }
+        index = position
+    }
+}
+
+/// Ends a scalar: structural characters and white space.
+@inline(__always)
+private func isDelimiter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ":"), UInt8(ascii: "\""),
+        UInt8(ascii: "{"), UInt8(ascii: "["), 0x20, 0x0A, 0x0D, 0x09:
+        true
+    default:
+        false
+    }
+}

@@ -1,0 +1,64 @@
+/// What a path can select on the chain of member names that leads from the root to the collection
+/// of records (`$['data']` → the chain `["data"]`), decided from the path alone, for `RecordPlan`.
+///
+/// The chain's nodes are objects (the envelope) down to the collection, which is an object or an
+/// array. Anything the path selects below the collection lies inside one record.
+struct PathOnChain {
+    /// The depths on the chain (0 is the root, `chain.count` the collection) the path can select.
+    let selectedDepths: [Int]
+    /// The path can apply an index selector to the collection's children (`$[0]`, `$..[-1]`):
+    /// which record that picks depends on the records around it.
+    let indexesRecords: Bool
+    /// The path can apply a name selector to the collection's children (`$['u1']`).
+    let namesRecords: Bool
+    /// The path can select records themselves (`$[*]`, `$..*`), not only values inside them.
+    let selectsRecords: Bool
+
+    init(_ path: JSONPath, chain: [[UInt8]]) {
+        let segments = path.segments
+        // The positions in `segments` reached at the current depth (an NFA over the chain).
+        var states: Set<Int> = [0]
+        var selected: [Int] = []
+        for depth in 0...chain.count {
+            if states.contains(segments.count) { selected.append(depth) }
+            guard depth < chain.count else { break }
+            var next: Set<Int> = []
+            for state in states where state < segments.count {
+                switch segments[state] {
+                case .child(let selector):
+                    if Self.selects(selector, name: chain[depth]) { next.insert(state + 1) }
+                case .descendant(let selector):
+                    next.insert(state)
+                    if Self.selects(selector, name: chain[depth]) { next.insert(state + 1) }
+                }
+            }
+            states = next
+        }
+        var indexes = false
+        var names = false
+        var records = false
+        for state in states where state < segments.count {
+            if state == segments.count - 1 { records = true }
+            switch segments[state] {
+            case .child(let selector), .descendant(let selector):
+                if case .index = selector { indexes = true }
+                if case .name = selector { names = true }
+            }
+        }
+        selectedDepths = selected
+        indexesRecords = indexes
+        namesRecords = names
+        selectsRecords = records
+    }
+
+    /// True when the path can select the collection or one of the objects above it.
+    var selectsChain: Bool { !selectedDepths.isEmpty }
+
+    private static func selects(_ selector: JSONPath.Selector, name: [UInt8]) -> Bool {
+        switch selector {
+        case .wildcard: true
+        case .name(let member): member.bytes.elementsEqual(name)
+        case .index: false  // The chain's nodes above the collection are objects.
+        }
+    }
+}

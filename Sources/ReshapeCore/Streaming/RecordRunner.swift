@@ -1,0 +1,190 @@
+internal import CJansson
+
+/// Runs the streamed rules on one record at a time, on a small document made of the envelope's
+/// chain and that record alone (`{"data": [record]}`), and writes the record's part of the output.
+///
+/// The envelope itself is reshaped twice, with the first record in its collection: when the
+/// collection is met (for the output before the records) and at the end (for the output after
+/// them). The rules are the engine's own, run as they always are: nothing here re-implements one.
+///
+/// Immutable and shared by every thread of a stream.
+final class RecordRunner: @unchecked Sendable {
+    let rules: Rules
+    /// The rules `0..<streamed` run here.
+    let streamed: Int
+    let chain: [[UInt8]]
+    let kind: RecordPlan.Kind
+    let route: RecordPlan.Route
+    let text: UnsafeRawBufferPointer
+    let limits: ResolvedLimits
+    let pretty: Bool
+    let lines: Bool
+    /// How records are parsed: depth left for them and where raw values may start.
+    private let recordMaxDepth: Int
+    private let recordRawDepth: Int?
+
+    init(
+        rules: Rules, plan: RecordPlan, kind: RecordPlan.Kind, text: UnsafeRawBufferPointer, limits: ResolvedLimits,
+        pretty: Bool, lines: Bool
+    ) {
+        self.rules = rules
+        self.route = plan.route(for: kind)
+        self.streamed = route.streamed
+        self.chain = plan.inputChain
+        self.kind = kind
+        self.text = text
+        self.limits = limits
+        self.pretty = pretty
+        self.lines = lines
+        let recordDepth = chain.count + 1
+        recordMaxDepth = limits.maxDepth - recordDepth
+        // Raw values pay off only when the output is compact (see `Rules.reshape`).
+        let rawDepth = pretty ? nil : RawAccess.rawDepth(for: Array(rules.operations[0..<streamed]))
+        recordRawDepth = rawDepth.map { max(0, $0 - recordDepth) }
+    }
+
+    /// The output depth of the records, for indentation.
+    var outputDepth: Int { route.outputChain.count + 1 }
+
+    /// Parses one record (owned result).
+    func parse(_ slice: RecordSlice) throws(ReshapeError) -> Node {
+        guard recordMaxDepth > 0 else { throw .depthLimit(limits.maxDepth) }
+        return try JSONParser.parseRecord(
+            UnsafeRawBufferPointer(rebasing: text[slice.start..<slice.end]), rawDepth: recordRawDepth, maxDepth: recordMaxDepth)
+    }
+
+    /// Reshapes one record and appends its output to `out`: for an array, `,` and the value;
+    /// for an object, `,` and the member; for JSON Lines, the value and a newline. Returns false
+    /// when the rules dropped the record.
+    func process(_ slice: RecordSlice, into out: inout ByteBuffer) throws(ReshapeError) -> Bool {
+        let record = try parse(slice)
+        let document = try miniDocument(record: record, slice: slice, envelope: nil)
+        try rules.run(on: document, range: 0..<streamed)
+        let collection = try outputCollection(in: document.root)
+        let member: (key: KeyBytes?, value: Node)
+        if collection.isArray {
+            guard collection.arrayCount <= 1 else { throw planBroken() }
+            guard let value = collection.element(0) else { return false }
+            member = (nil, value)
+        } else {
+            guard collection.objectCount <= 1 else { throw planBroken() }
+            guard let iterator = json_object_iter(collection), let value = json_object_iter_value(iterator) else {
+                return false
+            }
+            member = (KeyBytes(start: json_object_iter_key(iterator), count: json_object_iter_key_len(iterator)), value)
+        }
+        if lines {
+            _ = try JSONWriter.append(member.value, to: &out, pretty: false, maxDepth: limits.maxDepth)
+            out.append(UInt8(ascii: "\n"))
+            return true
+        }
+        out.append(UInt8(ascii: ","))
+        if pretty {
+            out.append(UInt8(ascii: "\n"))
+            out.append(repeating: UInt8(ascii: " "), count: outputDepth * 2)
+        }
+        if let key = member.key {
+            JSONText.appendQuoted(key, to: &out)
+            if pretty { out.append(": ") } else { out.append(UInt8(ascii: ":")) }
+        }
+        _ = try JSONWriter.append(member.value, to: &out, pretty: pretty, baseDepth: outputDepth, maxDepth: limits.maxDepth)
+        return true
+    }
+
+    /// Reshapes a batch of records into its output; a failure stops the batch and is kept in it.
+    func process(_ batch: RecordBatch) {
+        do throws(ReshapeError) {
+            for slice in batch.slices where try process(slice, into: &batch.output) {
+                batch.written += 1
+            }
+        } catch {
+            batch.error = error
+        }
+    }
+
+    /// The output around the records: the envelope (borrowed; copied) reshaped with `first` in
+    /// its collection, written with the collection left out.
+    /// - Returns: the text before and after the collection, and whether it is an object.
+    func envelopeOutput(_ envelope: Node, first: RecordSlice) throws(ReshapeError) -> (
+        before: [UInt8], after: [UInt8], isObject: Bool, rootMembers: Int
+    ) {
+        let record = try parse(first)
+        let document = try miniDocument(record: record, slice: first, envelope: envelope)
+        try rules.run(on: document, range: 0..<streamed)
+        let collection = try outputCollection(in: document.root)
+        var out = ByteBuffer(capacity: 256)
+        guard
+            let hole = try JSONWriter.append(
+                document.root, to: &out, pretty: pretty, maxDepth: limits.maxDepth, hole: collection)
+        else { throw planBroken() }
+        let rootMembers = document.root.isObject ? document.root.objectCount : -1
+        // Both copies are made while `out` is alive (a noncopyable value ends at its last use).
+        let before = Array(out.bytes[0..<hole])
+        let after = Array(out.bytes[hole...])
+        return (before, after, collection.isObject, rootMembers)
+    }
+
+    /// The document for one record: the envelope's chain (or a copy of the whole envelope) with
+    /// the record alone in the collection. Takes `record`.
+    private func miniDocument(record: Node, slice: RecordSlice, envelope: Node?) throws(ReshapeError) -> Document {
+        var collection: Node
+        var root: Node
+        do throws(ReshapeError) {
+            if let envelope {
+                let scratch = Document(root: Make.null(), inputBytes: text.count, limits: limits)
+                root = try Tree.copy(envelope, in: scratch)
+                collection = root
+                for name in chain {
+                    guard let child = name.withUnsafeBytes({ collection.member($0) }) else {
+                        Make.release(root)
+                        throw planBroken()
+                    }
+                    collection = child
+                }
+            } else {
+                collection = try kind == .object ? Make.object() : Make.array()
+                root = collection
+                for name in chain.reversed() {
+                    let parent = try Make.object()
+                    try name.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try Make.set(parent, bytes, root) }
+                    root = parent
+                }
+            }
+        } catch {
+            Make.release(record)
+            throw error
+        }
+        let document = Document(root: root, inputBytes: text.count, limits: limits)
+        if kind == .object {
+            try withKey(of: slice) { (key) throws(ReshapeError) in try Make.set(collection, key, record) }
+        } else {
+            try Make.append(collection, record)
+        }
+        return document
+    }
+
+    /// Calls `body` with a record's member name, decoded.
+    private func withKey(of slice: RecordSlice, _ body: (KeyBytes) throws(ReshapeError) -> Void) throws(ReshapeError) {
+        let raw = UnsafeRawBufferPointer(rebasing: text[slice.keyStart..<slice.keyEnd])
+        guard slice.keyHasEscapes else { return try body(raw) }
+        var decoded = ByteBuffer(capacity: raw.count)
+        JSONParser.decodeEscapes(
+            text, JSONParser.StringSpan(start: slice.keyStart, end: slice.keyEnd, hasEscapes: true), into: &decoded)
+        try body(decoded.bytes)
+    }
+
+    /// The collection in a reshaped mini document, found by the plan's output chain.
+    private func outputCollection(in root: Node) throws(ReshapeError) -> Node {
+        var node = root
+        for name in route.outputChain {
+            guard node.isObject, let child = name.withUnsafeBytes({ node.member($0) }) else { throw planBroken() }
+            node = child
+        }
+        guard route.outputKind == .array ? node.isArray : node.isObject else { throw planBroken() }
+        return node
+    }
+
+    private func planBroken() -> ReshapeError {
+        ReshapeError(.internal, "the streaming plan did not hold for this document")
+    }
+}

@@ -1,0 +1,179 @@
+/// One streaming run: reads the envelope, hands batches of records to threads, and writes the
+/// output in order as it comes: the envelope's text before the collection, the records, the
+/// envelope's text after it.
+///
+/// Any failure ends the run with an error; `Rules` then names the error exactly with the whole
+/// tree (see `Rules+Streaming.swift`), so streaming changes speed and memory, never results.
+final class RecordStream {
+    /// What a run did.
+    enum Outcome {
+        /// The output was written to the sink; or, when rules remain for the whole document, to
+        /// `intermediate`, compact, for them to run on.
+        case streamed(intermediate: BufferSink?)
+        /// Nothing was streamed (no collection where the plan expects one, or an empty one);
+        /// the whole document was parsed: its tree (owned) is here.
+        case tree(Node)
+    }
+
+    private let rules: Rules
+    private let plan: RecordPlan
+    private let text: UnsafeRawBufferPointer
+    private let limits: ResolvedLimits
+    private let pretty: Bool
+    private let lines: Bool
+    private let settings: StreamSettings
+    private let sink: OutputSink
+    private var output: OutputSink
+    private var intermediate: BufferSink? = nil
+
+    private var runner: RecordRunner? = nil
+    private var first: RecordSlice? = nil
+    private var prefix: [UInt8] = []
+    private var collectionIsObject = false
+    private var pool: WorkerPool? = nil
+    private var batch = RecordBatch(sequence: 0)
+    private var batchStart = 0
+    private var submitted = 0
+    private var written = 0
+    private var recordsWritten = 0
+
+    /// Input bytes per batch: enough to make handing a batch over cheap.
+    static let batchBytes = 1 << 19
+
+    init(
+        rules: Rules, plan: RecordPlan, text: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings,
+        sink: OutputSink
+    ) {
+        self.rules = rules
+        self.plan = plan
+        self.text = text
+        self.limits = rules.limits.resolved(inputBytes: text.count)
+        self.pretty = options.contains(.pretty)
+        self.lines = options.contains(.outputLines)
+        self.settings = settings
+        self.sink = sink
+        self.output = sink
+    }
+
+    /// What the collection turned out to be, once met.
+    var kind: RecordPlan.Kind? { runner?.kind }
+
+    func run() throws(ReshapeError) -> Outcome {
+        defer { pool?.shutdown() }
+        let scan = try CollectionScan(chain: plan.inputChain) { [unowned self] (slice) throws(ReshapeError) in
+            try self.take(slice)
+        }
+        let plan = self.plan
+        scan.accepts = { plan.route(for: $0).streamed > 0 }
+        var parser = JSONParser(
+            text: text, allowDuplicateKeys: false, errorCode: .invalidJSON, rawDepth: nil, maxDepth: limits.maxDepth)
+        parser.collection = scan
+        currentScan = scan
+        let root = try parser.parseDocument()
+        if !batch.slices.isEmpty {
+            do throws(ReshapeError) {
+                try submit()
+            } catch {
+                Make.release(root)
+                throw error
+            }
+        }
+        guard let runner, let first else { return .tree(root) }
+        defer { Make.release(root) }
+        while written < submitted { try write(next()) }
+        let envelope = try runner.envelopeOutput(root, first: first)
+        guard envelope.before == prefix else {
+            throw ReshapeError(.internal, "the streaming plan did not hold for this document's envelope")
+        }
+        if runner.lines {
+            if runner.route.outputChain.count == 1 && envelope.rootMembers != 1 { throw JSONLines.notACollection() }
+        } else {
+            if recordsWritten > 0 && runner.pretty {
+                try output.write([UInt8(ascii: "\n")] + [UInt8](repeating: UInt8(ascii: " "), count: (runner.outputDepth - 1) * 2))
+            }
+            try output.write([UInt8(ascii: collectionIsObject ? "}" : "]")] + envelope.after)
+        }
+        try output.flush()
+        settings.progress?(text.count, text.count)
+        return .streamed(intermediate: intermediate)
+    }
+
+    /// The first record starts the output: the envelope before the collection, and its opener.
+    private func start(with slice: RecordSlice, kind: RecordPlan.Kind, envelope: Node) throws(ReshapeError) {
+        let route = plan.route(for: kind)
+        let hybrid = route.streamed < rules.operations.count
+        if hybrid {
+            let buffer = BufferSink(capacity: text.count + text.count / 8 + 64)
+            intermediate = buffer
+            output = buffer
+        }
+        let streamLines = lines && !hybrid
+        let runner = RecordRunner(
+            rules: rules, plan: plan, kind: kind, text: text, limits: limits, pretty: pretty && !hybrid, lines: streamLines)
+        let head = try runner.envelopeOutput(envelope, first: slice)
+        if streamLines && (route.outputChain.count > 1 || route.outputKind != .array) { throw JSONLines.notACollection() }
+        self.runner = runner
+        first = slice
+        prefix = head.before
+        collectionIsObject = head.isObject
+        if !streamLines { try output.write(head.before + [UInt8(ascii: head.isObject ? "{" : "[")]) }
+    }
+
+    private func take(_ slice: RecordSlice) throws(ReshapeError) {
+        if runner == nil {
+            batchStart = slice.start
+        }
+        batch.slices.append(slice)
+        batch.inputEnd = slice.end
+        if batch.slices.count >= settings.batchRecords || slice.end - batchStart >= Self.batchBytes { try submit() }
+    }
+
+    /// Hands the current batch over (or reshapes it here with one job), then writes what is done.
+    private func submit() throws(ReshapeError) {
+        if runner == nil, let slice = batch.slices.first, let kind = scanKind, let envelope = scanRoot {
+            try start(with: slice, kind: kind, envelope: envelope)
+        }
+        guard let runner else { return }
+        let current = batch
+        submitted += 1
+        batch = RecordBatch(sequence: submitted)
+        batchStart = current.inputEnd
+        let jobs = settings.resolvedJobs
+        if jobs > 1 && pool == nil {
+            let created = WorkerPool(threads: jobs) { batch in runner.process(batch) }
+            if created.threadCount > 0 { pool = created }
+        }
+        guard let pool else {
+            runner.process(current)
+            try write(current)
+            return
+        }
+        pool.submit(current)
+        while submitted - written >= settings.resolvedJobs * 3 { try write(next()) }
+    }
+
+    private func next() -> RecordBatch {
+        pool?.take(written) ?? batch
+    }
+
+    /// Writes a finished batch; the first record written loses its leading comma.
+    private func write(_ done: RecordBatch) throws(ReshapeError) {
+        written += 1
+        if let error = done.error { throw error }
+        if done.written > 0 {
+            let bytes = done.output.bytes
+            let skip = recordsWritten == 0 && !(lines && intermediate == nil) ? 1 : 0
+            try output.write(UnsafeRawBufferPointer(rebasing: bytes[skip...]))
+            recordsWritten += done.written
+        }
+        if let progress = settings.progress, !progress(done.inputEnd, text.count) {
+            throw ReshapeError(.cancelled, "cancelled by the progress callback")
+        }
+        settings.releaseInput?(done.inputEnd)
+    }
+
+    // The collection as the parser met it, for `start`.
+    private var scanKind: RecordPlan.Kind? { currentScan?.kind }
+    private var scanRoot: Node? { currentScan?.root }
+    private weak var currentScan: CollectionScan? = nil
+}

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// How a streaming `apply` runs: threads, progress, and what to do with invalid JSON Lines.
+public struct StreamSettings: Sendable {
+    /// Threads that reshape records; 0 means one per core. Output is the same for any number.
+    public var jobs: Int
+    /// Called from the calling thread with the input bytes done and the total, as the work goes
+    /// on; returning false cancels the run (`cancelled`).
+    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Bool)?
+    /// With `ApplyOptions.skipInvalidLines`: called with each skipped line's error (its `line`
+    /// is the line number).
+    public var skippedLine: (@Sendable (ReshapeError) -> Void)?
+    /// Called with the input offset below which the engine no longer reads the input (a mapped
+    /// file gives those pages back).
+    var releaseInput: (@Sendable (Int) -> Void)?
+    /// Records per batch handed to a thread (tests make it small to cross many batches).
+    package var batchRecords = 4096
+    /// For tests: told how each run went (`streamed`, `hybrid`, `tree` when nothing was streamed,
+    /// `error` when streaming failed and the whole tree named the error).
+    package var outcome: (@Sendable (String) -> Void)? = nil
+    /// For tests: a streaming failure where the whole tree succeeds is an `internal` error
+    /// instead of quietly giving the whole tree's output.
+    package var strict = false
+
+    /// Settings for `jobs` threads, without callbacks.
+    public init(
+        jobs: Int = 1, progress: (@Sendable (Int, Int) -> Bool)? = nil, skippedLine: (@Sendable (ReshapeError) -> Void)? = nil
+    ) {
+        self.jobs = jobs
+        self.progress = progress
+        self.skippedLine = skippedLine
+    }
+
+    /// The number of threads to use: `jobs`, or the number of cores online for 0.
+    var resolvedJobs: Int {
+        if jobs > 0 { return jobs }
+        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}

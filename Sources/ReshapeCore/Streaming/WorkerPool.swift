@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A batch of records: reshaped by one thread, written in order by the stream.
+final class RecordBatch: @unchecked Sendable {
+    let sequence: Int
+    var slices: [RecordSlice] = []
+    /// Where the batch's last record ends in the input.
+    var inputEnd = 0
+    var output = ByteBuffer(capacity: 1 << 16)
+    /// Records the rules kept.
+    var written = 0
+    var error: ReshapeError? = nil
+
+    init(sequence: Int) {
+        self.sequence = sequence
+    }
+}
+
+/// Threads that reshape batches, handing them back by sequence number.
+///
+/// The stream submits batches in order and takes them back in the same order, so output is written
+/// in document order whatever thread finished first. At most a few batches per thread are in flight,
+/// which bounds memory.
+final class WorkerPool: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let workAvailable = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let workDone = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var queue: [RecordBatch] = []
+    private var queueHead = 0
+    private var finished: [Int: RecordBatch] = [:]
+    private var stopping = false
+    private var threads: [pthread_t] = []
+    private let work: @Sendable (RecordBatch) -> Void
+
+    /// Starts `count` threads that run `work` on each submitted batch.
+    init(threads count: Int, work: @escaping @Sendable (RecordBatch) -> Void) {
+        self.work = work
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(workAvailable, nil)
+        pthread_cond_init(workDone, nil)
+        for _ in 0..<count {
+            var thread = pthread_t()
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let started = pthread_create(&thread, nil, { context in
+                guard let context else { return nil }
+                let pool = Unmanaged<WorkerPool>.fromOpaque(context).takeRetainedValue()
+                pool.loop()
+                return nil
+            }, context)
+            if started == 0 {
+                threads.append(thread)
+            } else {
+                Unmanaged<WorkerPool>.fromOpaque(context).release()
+            }
+        }
+    }
+
+    /// How many threads started (0 when the system refused them all; callers then work inline).
+    var threadCount: Int { threads.count }
+
+    deinit {
+        pthread_cond_destroy(workDone)
+        pthread_cond_destroy(workAvailable)
+        pthread_mutex_destroy(mutex)
+        workDone.deallocate()
+        workAvailable.deallocate()
+        mutex.deallocate()
+    }
+
+    func submit(_ batch: RecordBatch) {
+        pthread_mutex_lock(mutex)
+        queue.append(batch)
+        pthread_cond_signal(workAvailable)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Waits for batch `sequence` and takes it back.
+    func take(_ sequence: Int) -> RecordBatch {
+        pthread_mutex_lock(mutex)
+        while finished[sequence] == nil { pthread_cond_wait(workDone, mutex) }
+        let batch = finished.removeValue(forKey: sequence)
+        pthread_mutex_unlock(mutex)
+        return batch ?? RecordBatch(sequence: sequence)
+    }
+
+    /// Lets the threads finish what is queued, then stops them.
+    func shutdown() {
+        pthread_mutex_lock(mutex)
+        stopping = true
+        pthread_cond_broadcast(workAvailable)
+        pthread_mutex_unlock(mutex)
+        for thread in threads { pthread_join(thread, nil) }
+        threads = []
+    }
+
+    private func loop() {
+        while true {
+            pthread_mutex_lock(mutex)
+            while queueHead == queue.count && !stopping { pthread_cond_wait(workAvailable, mutex) }
+            guard queueHead < queue.count else {
+                pthread_mutex_unlock(mutex)
+                return
+            }
+            let batch = queue[queueHead]
+            queueHead += 1
+            if queueHead > 64 && queueHead * 2 > queue.count {
+                queue.removeFirst(queueHead)
+                queueHead = 0
+            }
+            pthread_mutex_unlock(mutex)
+            work(batch)
+            pthread_mutex_lock(mutex)
+            finished[batch.sequence] = batch
+            pthread_cond_broadcast(workDone)
+            pthread_mutex_unlock(mutex)
+        }
+    }
+}
