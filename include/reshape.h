@@ -75,7 +75,9 @@ typedef enum reshape_status {
     RESHAPE_INVALID_ARGUMENT = 5, /* a NULL pointer where one is required, or unknown flags */
     RESHAPE_OUT_OF_MEMORY = 6,    /* jansson could not allocate; an allocation failure inside the
                                      statically linked Swift runtime aborts, as in any Swift code */
-    RESHAPE_INTERNAL = 7          /* a bug in Reshape; please report it */
+    RESHAPE_INTERNAL = 7,         /* a bug in Reshape; please report it */
+    RESHAPE_CANCELLED = 8         /* a progress callback asked to stop (reshape_apply_file(),
+                                     reshape_apply_fd()) */
 } reshape_status;
 
 /*
@@ -101,7 +103,7 @@ typedef struct reshape_error {
 /*
  * The name of a status, as the other bindings and the CLI spell it: "ok", "invalid_json",
  * "invalid_rules", "rule_failed", "limit_exceeded", "invalid_argument", "out_of_memory",
- * "internal"; "unknown" for any other number.
+ * "internal", "cancelled"; "unknown" for any other number.
  *
  * Ownership: the string is static; do not free it.
  * Thread safety: safe to call from any thread at any time.
@@ -196,10 +198,23 @@ void reshape_rules_free(reshape_rules *rules);
  * Apply
  * ========================================================================================== */
 
-/* Flags for reshape_apply(); 0 means the defaults (compact output, duplicate names rejected). */
+/*
+ * Flags for reshape_apply(), reshape_apply_file() and reshape_apply_fd(); 0 means the defaults
+ * (one JSON document in, compact output, duplicate names rejected).
+ */
 #define RESHAPE_PRETTY 0x1u               /* indented output: two spaces per level */
 #define RESHAPE_ALLOW_DUPLICATE_KEYS 0x2u /* the last of duplicate member names wins, in the
                                              position of the first, instead of an error */
+#define RESHAPE_INPUT_LINES 0x4u          /* JSON Lines in: each line is a document, reshaped on
+                                             its own, its result written on a line of its own;
+                                             lines of white space are skipped; an error names
+                                             the line in `line` (with `column` 0 for a rule) */
+#define RESHAPE_OUTPUT_LINES 0x8u         /* JSON Lines out: the resulting collection, one record
+                                             per line; the result must be an array, or an object
+                                             whose one member is an array, else
+                                             RESHAPE_INVALID_ARGUMENT. Not with RESHAPE_PRETTY. */
+#define RESHAPE_SKIP_INVALID_LINES 0x10u  /* with RESHAPE_INPUT_LINES: a line that is not valid
+                                             JSON is skipped instead of failing the call */
 
 /*
  * Reshapes a JSON document with compiled rules.
@@ -207,8 +222,8 @@ void reshape_rules_free(reshape_rules *rules);
  * rules: from reshape_rules_new(); must not be NULL.
  * input, input_len: the document as UTF-8 JSON text; need not be NUL-terminated; not kept after
  *   the call. input must not be NULL; input_len 0 is an empty (invalid) document.
- * flags: RESHAPE_PRETTY | RESHAPE_ALLOW_DUPLICATE_KEYS, or 0; other bits are
- *   RESHAPE_INVALID_ARGUMENT.
+ * flags: RESHAPE_PRETTY, RESHAPE_ALLOW_DUPLICATE_KEYS, RESHAPE_INPUT_LINES, RESHAPE_OUTPUT_LINES,
+ *   RESHAPE_SKIP_INVALID_LINES, or 0; other bits are RESHAPE_INVALID_ARGUMENT.
  * out: receives the reshaped document, UTF-8 JSON, NUL-terminated (it never contains a NUL byte
  *   of its own: U+0000 is written escaped). Untouched on failure. Must not be NULL.
  * out_len: receives its length in bytes, without the terminating NUL. May be NULL.
@@ -223,6 +238,75 @@ void reshape_rules_free(reshape_rules *rules);
  */
 int reshape_apply(const reshape_rules *rules, const char *input, size_t input_len, uint32_t flags,
                   char **out, size_t *out_len, reshape_error *err);
+
+/* ==========================================================================================
+ * Files and descriptors: streaming
+ * ========================================================================================== */
+
+/*
+ * Reports progress during reshape_apply_file() and reshape_apply_fd(): `bytes_done` of the input's
+ * `bytes_total` bytes are reshaped. Called on the calling thread, from time to time (about every
+ * half megabyte of input) and once at the end, with bytes_done == bytes_total. Returning nonzero
+ * cancels the call, which then returns RESHAPE_CANCELLED (the last call's return is ignored: the
+ * work is done).
+ */
+typedef int (*reshape_progress_fn)(uint64_t bytes_done, uint64_t bytes_total, void *user_data);
+
+/*
+ * Options of reshape_apply_file() and reshape_apply_fd(). Initialize with
+ * RESHAPE_FILE_OPTIONS_INIT, then set the fields to change. `version` lets later releases add
+ * fields at the end: a library reads only the fields of the version the caller was compiled with.
+ */
+#define RESHAPE_FILE_OPTIONS_VERSION 1
+
+typedef struct reshape_file_options {
+    unsigned version;              /* RESHAPE_FILE_OPTIONS_VERSION; set by the initializer */
+    unsigned jobs;                 /* 0: one per core */
+    reshape_progress_fn progress;  /* may be NULL; a nonzero return cancels */
+    void *progress_data;
+} reshape_file_options;
+
+#define RESHAPE_FILE_OPTIONS_INIT { RESHAPE_FILE_OPTIONS_VERSION, 0, NULL, NULL }
+
+/*
+ * Reshapes the file at in_path into the file at out_path, streaming: the input is mapped rather
+ * than read into memory, and when the document is one collection of records (a Firebase object,
+ * a top-level array, an array in an envelope) records are reshaped in batches on `jobs` threads
+ * and written as they are done, so memory stays bounded whatever the file's size. Gives the same
+ * bytes as reshape_apply() on the file's contents, or the same error.
+ *
+ * out_path is replaced only on success, all at once (through a temporary file in its directory,
+ * renamed over it): it keeps its permissions, owner and group, and a symbolic link's target is
+ * replaced. On failure it is untouched. A device or a pipe ("/dev/null") is written as it comes.
+ * flags: as for reshape_apply().
+ * options: may be NULL (the defaults: one thread per core, no progress).
+ * err: may be NULL.
+ *
+ * Returns what reshape_apply() returns; RESHAPE_INVALID_ARGUMENT also when a file cannot be read
+ * or written (the message gives the system's reason) or for an options->version this library
+ * does not know; RESHAPE_CANCELLED when the progress callback returned nonzero.
+ *
+ * Ownership: the paths and options are read during the call only.
+ * Thread safety: as reshape_apply(); two calls must not write the same out_path at once.
+ */
+reshape_status reshape_apply_file(const reshape_rules *rules, const char *in_path, const char *out_path,
+                                  unsigned flags, const reshape_file_options *options, reshape_error *err);
+
+/*
+ * Reshapes what in_fd reads, to its end, into out_fd, as reshape_apply_file() does, writing the
+ * output as it is made. A regular file is mapped; a pipe or socket is read into memory first.
+ * Both descriptors stay open and belong to the caller; in_fd is read from its current offset.
+ *
+ * On failure, out_fd has received a prefix of the output, possibly empty, and nothing after the
+ * failure: a reader of a pipe sees a truncated document and must rely on the returned status.
+ * (When the document does not stream, nothing is written before the whole output is ready.)
+ *
+ * Returns what reshape_apply_file() returns.
+ *
+ * Thread safety: as reshape_apply(); the descriptors must not be used by others during the call.
+ */
+reshape_status reshape_apply_fd(const reshape_rules *rules, int in_fd, int out_fd,
+                                unsigned flags, const reshape_file_options *options, reshape_error *err);
 
 /* ==========================================================================================
  * Memory

@@ -24,18 +24,51 @@ struct ApplyCommand: ParsableCommand {
     @Flag(name: .long, help: "Let the last of duplicate member names win instead of failing.")
     var allowDuplicateKeys = false
 
+    @Option(name: .long, help: ArgumentHelp("Reshape records on N threads (default: one per core).", valueName: "N"))
+    var jobs: Int = 0
+
+    @Flag(name: .long, inversion: .prefixedNo, help: "Show progress on standard error (default: when it is a terminal and the input is over 50 MB).")
+    var progress: Bool? = nil
+
+    @Flag(name: .long, help: "Read JSON Lines: reshape each line as a document, one output line each.")
+    var inputLines = false
+
+    @Flag(name: .long, help: "Write JSON Lines: the resulting collection, one record per line.")
+    var outputLines = false
+
+    @Flag(name: .long, help: "With --input-lines, report and skip lines that are not valid JSON.")
+    var skipInvalidLines = false
+
+    func validate() throws {
+        guard jobs >= 0 else { throw ValidationError("--jobs must be 0 or more") }
+    }
+
     func run() throws {
         let compiled = try compileRules(at: rules)
-        let document = try readInput(input)
         var options: ApplyOptions = []
         if pretty { options.insert(.pretty) }
         if allowDuplicateKeys { options.insert(.allowDuplicateKeys) }
-        let reshaped: [UInt8]
+        if inputLines { options.insert(.inputLines) }
+        if outputLines { options.insert(.outputLines) }
+        if skipInvalidLines { options.insert(.skipInvalidLines) }
+        let descriptor = try openInput(input)
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var settings = StreamSettings(jobs: jobs)
+        settings.skippedLine = { error in
+            FileHandle.standardError.write(Data("reshape: skipped an invalid line: \(error.description)\n".utf8))
+        }
+        if let bar = ProgressBar.forInput(descriptor, requested: progress) { settings.progress = bar.update }
         do {
-            reshaped = try compiled.apply(to: document, options: options)
+            if let output, output != "-" {
+                try compiled.apply(fromDescriptor: descriptor, toFile: output, options: options, settings: settings)
+            } else {
+                try compiled.apply(fromDescriptor: descriptor, toDescriptor: STDOUT_FILENO, options: options, settings: settings)
+                if isatty(STDOUT_FILENO) == 1 { FileHandle.standardOutput.write(Data("\n".utf8)) }
+            }
         } catch {
+            ProgressBar.clear(requested: progress)
             throw CLIFailure(error)
         }
-        try writeOutput(reshaped, to: output)
+        ProgressBar.clear(requested: progress)
     }
 }

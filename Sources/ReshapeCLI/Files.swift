@@ -11,16 +11,15 @@ func compileRules(at path: String) throws -> Rules {
     }
 }
 
-/// Reads the input document from a file, or standard input for nil or "-".
-func readInput(_ path: String?) throws -> [UInt8] {
-    guard let path, path != "-" else {
-        do {
-            return [UInt8](try FileHandle.standardInput.readToEnd() ?? Data())
-        } catch {
-            throw CLIFailure(.invalidArgument, "cannot read standard input: \(reason(error))")
-        }
+/// Opens the input: a file, or standard input for nil or "-". The engine maps a regular file
+/// and reads anything else (pipes, `<(curl ...)`, `/dev/stdin`) to its end.
+func openInput(_ path: String?) throws -> Int32 {
+    guard let path, path != "-" else { return STDIN_FILENO }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+        throw CLIFailure(.invalidArgument, "cannot read input file '\(path)': \(String(cString: strerror(errno)))")
     }
-    return try readFile(path, what: "input file")
+    return descriptor
 }
 
 /// Reads a whole file through a file handle, so that pipes given as paths (`<(curl ...)`,
@@ -32,25 +31,6 @@ private func readFile(_ path: String, what: String) throws -> [UInt8] {
         return [UInt8](try handle.readToEnd() ?? Data())
     } catch {
         throw CLIFailure(.invalidArgument, "cannot read \(what) '\(path)': \(reason(error))")
-    }
-}
-
-/// Writes the output to standard output, or to a file (see `OutputFile`). A terminal gets a final
-/// newline; pipes and files get exactly the engine's bytes.
-func writeOutput(_ bytes: [UInt8], to path: String?) throws {
-    guard let path, path != "-" else {
-        do {
-            try FileHandle.standardOutput.write(contentsOf: Data(bytes))
-            if isatty(STDOUT_FILENO) == 1 { try FileHandle.standardOutput.write(contentsOf: Data("\n".utf8)) }
-        } catch {
-            throw CLIFailure(.invalidArgument, "cannot write standard output: \(reason(error))")
-        }
-        return
-    }
-    do throws(OutputFile.Failure) {
-        try OutputFile(path: path).replaceContents(with: bytes)
-    } catch {
-        throw CLIFailure(.invalidArgument, "cannot write output file '\(path)': \(error.reason)")
     }
 }
 

@@ -46,11 +46,7 @@ extension Rules {
             if settings.strict {
                 throw ReshapeError(.internal, "streaming failed where the whole tree did not: \(error)")
             }
-            if let buffer = sink as? BufferSink {
-                buffer.reset()
-            } else if sink.bytesWritten > 0 {
-                throw error
-            }
+            if sink.bytesWritten > 0 && !sink.reset() { throw error }
             try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
         }
     }

@@ -23,6 +23,10 @@ class OutputSink {
         bytesWritten = 0
     }
 
+    /// Throws away what was written, to write a different output instead; false when the sink
+    /// cannot (a pipe).
+    func reset() -> Bool { false }
+
     /// Takes bytes; subclasses store or send them.
     func accept(_ bytes: UnsafeRawBufferPointer) throws(ReshapeError) {}
 
@@ -42,10 +46,10 @@ final class BufferSink: OutputSink {
         buffer.append(bytes)
     }
 
-    /// Empties the buffer, to write a different output instead.
-    func reset() {
+    override func reset() -> Bool {
         buffer.removeAll()
         resetCount()
+        return true
     }
 
     /// Hands the buffer over, leaving an empty one.
@@ -62,9 +66,21 @@ final class DescriptorSink: OutputSink {
     private var pending = ByteBuffer(capacity: DescriptorSink.chunk)
     static let chunk = 1 << 20
 
-    /// Writes to `descriptor`, which stays open and owned by the caller.
-    init(descriptor: Int32) {
+    /// The descriptor is a file of our own that may be emptied and written again.
+    private let rewritable: Bool
+
+    /// Writes to `descriptor`, which stays open and owned by the caller. `rewritable`: a file of
+    /// the engine's own, which `reset` may empty.
+    init(descriptor: Int32, rewritable: Bool = false) {
         self.descriptor = descriptor
+        self.rewritable = rewritable
+    }
+
+    override func reset() -> Bool {
+        pending.removeAll()
+        guard rewritable, ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else { return false }
+        resetCount()
+        return true
     }
 
     override func accept(_ bytes: UnsafeRawBufferPointer) throws(ReshapeError) {
@@ -89,7 +105,8 @@ final class DescriptorSink: OutputSink {
             let result = Glibc.write(descriptor, base + offset, bytes.count - offset)
             if result < 0 {
                 if errno == EINTR { continue }
-                throw ReshapeError(.invalidArgument, "cannot write the output: \(String(cString: strerror(errno)))")
+                let what = descriptor == STDOUT_FILENO ? "standard output" : "the output"
+                throw ReshapeError(.invalidArgument, "cannot write \(what): \(String(cString: strerror(errno)))")
             }
             offset += result
         }

@@ -94,7 +94,6 @@ final class RecordStream {
             try output.write([UInt8(ascii: collectionIsObject ? "}" : "]")] + envelope.after)
         }
         try output.flush()
-        settings.progress?(text.count, text.count)
         return .streamed(intermediate: intermediate)
     }
 

@@ -1,0 +1,75 @@
+import CReshapeABI
+import ReshapeCore
+
+// reshape_apply_file() and reshape_apply_fd(): declared and documented in include/reshape.h.
+
+@_cdecl("reshape_apply_file")
+public func reshapeApplyFile(
+    _ rules: OpaquePointer?, _ inPath: UnsafePointer<CChar>?, _ outPath: UnsafePointer<CChar>?, _ flags: UInt32,
+    _ options: UnsafePointer<reshape_file_options>?, _ err: UnsafeMutablePointer<reshape_error>?
+) -> Int32 {
+    guard let rules = RulesHandle.rules(rules) else { return report(.init(.invalidArgument, "rules must not be NULL"), to: err) }
+    guard let inPath else { return report(.init(.invalidArgument, "in_path must not be NULL"), to: err) }
+    guard let outPath else { return report(.init(.invalidArgument, "out_path must not be NULL"), to: err) }
+    do throws(ReshapeError) {
+        let settings = try FileOptions.settings(from: options)
+        try rules.applyFile(
+            String(cString: inPath), to: String(cString: outPath), options: ApplyOptions(rawValue: flags), settings: settings)
+        return succeed(err)
+    } catch {
+        return report(error, to: err)
+    }
+}
+
+@_cdecl("reshape_apply_fd")
+public func reshapeApplyFD(
+    _ rules: OpaquePointer?, _ inFD: Int32, _ outFD: Int32, _ flags: UInt32, _ options: UnsafePointer<reshape_file_options>?,
+    _ err: UnsafeMutablePointer<reshape_error>?
+) -> Int32 {
+    guard let rules = RulesHandle.rules(rules) else { return report(.init(.invalidArgument, "rules must not be NULL"), to: err) }
+    guard inFD >= 0 else { return report(.init(.invalidArgument, "in_fd must be an open descriptor"), to: err) }
+    guard outFD >= 0 else { return report(.init(.invalidArgument, "out_fd must be an open descriptor"), to: err) }
+    do throws(ReshapeError) {
+        let settings = try FileOptions.settings(from: options)
+        try rules.apply(fromDescriptor: inFD, toDescriptor: outFD, options: ApplyOptions(rawValue: flags), settings: settings)
+        return succeed(err)
+    } catch {
+        return report(error, to: err)
+    }
+}
+
+/// `reshape_file_options` (C) to `StreamSettings` (Swift).
+enum FileOptions {
+    static func settings(from pointer: UnsafePointer<reshape_file_options>?) throws(ReshapeError) -> StreamSettings {
+        guard let pointer else { return StreamSettings(jobs: 0) }
+        // Only the version field is read before the version is known to be one we understand.
+        let version = UnsafeRawPointer(pointer).load(as: UInt32.self)
+        guard version >= 1, version <= UInt32(RESHAPE_FILE_OPTIONS_VERSION) else {
+            throw ReshapeError(
+                .invalidArgument,
+                "options->version is \(version); this library knows versions 1 to \(RESHAPE_FILE_OPTIONS_VERSION)")
+        }
+        let fields = pointer.pointee
+        var settings = StreamSettings(jobs: Int(fields.jobs))
+        if let callback = fields.progress {
+            let context = ProgressContext(callback: callback, data: fields.progress_data)
+            settings.progress = { done, total in context.report(done, total) }
+        }
+        return settings
+    }
+}
+
+/// The caller's progress callback and its data: called on the calling thread only.
+private final class ProgressContext: @unchecked Sendable {
+    let callback: reshape_progress_fn
+    let data: UnsafeMutableRawPointer?
+
+    init(callback: reshape_progress_fn, data: UnsafeMutableRawPointer?) {
+        self.callback = callback
+        self.data = data
+    }
+
+    func report(_ done: Int, _ total: Int) -> Bool {
+        callback(UInt64(max(0, done)), UInt64(max(0, total)), data) == 0
+    }
+}

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An output file replaced only when reshaping succeeds, and then all at once.
+///
+/// The bytes go to a temporary file in the file's directory, renamed over it on `commit`, so a
+/// failure never leaves a partial file. What a user expects of a file they named is kept: an
+/// existing file keeps its permissions and its owner and group, and when the path is a symbolic
+/// link its target is replaced (the link stays a link). When the owner cannot be kept (another
+/// user's file in a directory we may write), the finished temporary file is copied into the file
+/// instead, which keeps everything about it. Devices and pipes (`/dev/null`) are written as they
+/// come, as a shell redirection would. A second hard link to the file keeps the old contents after
+/// a rename.
+final class ReplacedFile {
+    /// Where the output is written until `commit`.
+    let descriptor: Int32
+    private let target: String
+    private let temporary: String?
+    /// Copy the temporary file into `target` on commit instead of renaming it.
+    private let copyInto: Bool
+    private var finished = false
+
+    /// Opens the output for `path`. Throws `invalid_argument` with the system's words.
+    init(path: String) throws(ReshapeError) {
+        let target = try Self.resolvedTarget(path, named: path)
+        self.target = target
+        var existing = stat()
+        let exists = lstat(target, &existing) == 0
+        guard exists || errno == ENOENT else { throw Self.failure(path, errno) }
+        if exists && (existing.st_mode & S_IFMT) != S_IFREG {
+            let descriptor = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            guard descriptor >= 0 else { throw Self.failure(path, errno) }
+            (self.descriptor, temporary, copyInto) = (descriptor, nil, false)
+            return
+        }
+        let slash = target.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let directory = slash.map { String(target[..<$0]) } ?? "."
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        var template = Array(((directory.isEmpty ? "/" : directory) + "/." + name + ".reshape-XXXXXX").utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw Self.failure(path, errno) }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var otherOwner = false
+        let mode: mode_t
+        if exists {
+            mode = existing.st_mode & 0o7777
+            if existing.st_uid != getuid() || existing.st_gid != getgid() {
+                otherOwner = fchown(descriptor, existing.st_uid, existing.st_gid) != 0
+            }
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            mode = 0o666 & ~mask
+        }
+        guard fchmod(descriptor, mode) == 0 else {
+            let code = errno
+            close(descriptor)
+            unlink(temporary)
+            throw Self.failure(path, code)
+        }
+        (self.descriptor, self.temporary, copyInto) = (descriptor, temporary, otherOwner)
+    }
+
+    deinit {
+        abandon()
+    }
+
+    /// Makes the output the file's contents.
+    func commit(path: String) throws(ReshapeError) {
+        guard !finished else { return }
+        finished = true
+        guard let temporary else {
+            guard close(descriptor) == 0 else { throw Self.failure(path, errno) }
+            return
+        }
+        do throws(ReshapeError) {
+            guard fsync(descriptor) == 0 else { throw Self.failure(path, errno) }
+            if copyInto {
+                try copyContents(path: path)
+                unlink(temporary)
+                close(descriptor)
+                return
+            }
+            guard close(descriptor) == 0 else {
+                unlink(temporary)
+                throw Self.failure(path, errno)
+            }
+            guard rename(temporary, target) == 0 else { throw Self.failure(path, errno) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Leaves the file as it was.
+    func abandon() {
+        guard !finished else { return }
+        finished = true
+        close(descriptor)
+        if let temporary { unlink(temporary) }
+    }
+
+    private func copyContents(path: String) throws(ReshapeError) {
+        let output = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard output >= 0 else { throw Self.failure(path, errno) }
+        defer { close(output) }
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw Self.failure(path, errno) }
+        let sink = DescriptorSink(descriptor: output)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw Self.failure(path, errno) }
+            if count == 0 { break }
+            try chunk.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try sink.write(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) }
+        }
+        try sink.flush()
+        guard fsync(output) == 0 else { throw Self.failure(path, errno) }
+    }
+
+    /// The path to write: `path`, or the file its chain of symbolic links ends at (which may not
+    /// exist yet).
+    private static func resolvedTarget(_ path: String, named name: String) throws(ReshapeError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length >= 0 else { throw failure(name, errno) }
+            let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if link.hasPrefix("/") {
+                current = link
+            } else if let slash = current.utf8.lastIndex(of: UInt8(ascii: "/")) {
+                current = String(current[...slash]) + link
+            } else {
+                current = link
+            }
+        }
+        throw failure(name, ELOOP)
+    }
+
+    static func failure(_ path: String, _ code: Int32) -> ReshapeError {
+        ReshapeError(.invalidArgument, "cannot write output file '\(path)': \(String(cString: strerror(code)))")
+    }
+}

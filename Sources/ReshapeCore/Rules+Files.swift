@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reshaping files and descriptors, streaming: a regular input file is mapped rather than read
+/// into memory, and output is written as it is made. For a document that is one collection of
+/// records, memory stays in proportion to the records in flight whatever the file's size.
+extension Rules {
+    /// Reshapes the file at `inputPath` into `outputPath`, which is replaced only on success
+    /// (keeping its permissions, owner and group; a symbolic link's target is replaced) and never
+    /// left partly written. `outputPath` may be a device or a pipe (`/dev/null`), written as it
+    /// comes. Gives the same bytes as ``apply(to:options:)-(UnsafeRawBufferPointer,_)``.
+    /// - Parameter settings: threads (`jobs: 0` is one per core) and progress.
+    /// - Throws: `ReshapeError`; `invalid_argument` when a file cannot be read or written (with
+    ///   the system's words), `cancelled` when `settings.progress` returned false.
+    public func applyFile(
+        _ inputPath: String, to outputPath: String, options: ApplyOptions = [], settings: StreamSettings = StreamSettings(jobs: 0)
+    ) throws(ReshapeError) {
+        let input = open(inputPath, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw InputFile.failure(inputPath, errno) }
+        defer { close(input) }
+        try apply(fromDescriptor: input, toFile: outputPath, options: options, settings: settings)
+    }
+
+    /// Reshapes what `input` reads (to its end) into `output`, written as it is made. Both stay
+    /// open and owned by the caller. On failure, `output` has received a prefix of the output
+    /// (possibly none) and nothing after the error; callers that need all-or-nothing write to a
+    /// file and use ``applyFile(_:to:options:settings:)``.
+    /// - Throws: `ReshapeError`, as ``applyFile(_:to:options:settings:)``.
+    public func apply(
+        fromDescriptor input: Int32, toDescriptor output: Int32, options: ApplyOptions = [],
+        settings: StreamSettings = StreamSettings(jobs: 0)
+    ) throws(ReshapeError) {
+        try apply(from: input, named: "descriptor \(input)", to: DescriptorSink(descriptor: output), options: options, settings: settings)
+    }
+
+    /// Reshapes what `input` reads (to its end) into `outputPath`, replaced only on success as by
+    /// ``applyFile(_:to:options:settings:)``: for input from a pipe or standard input.
+    public func apply(
+        fromDescriptor input: Int32, toFile outputPath: String, options: ApplyOptions = [],
+        settings: StreamSettings = StreamSettings(jobs: 0)
+    ) throws(ReshapeError) {
+        let output = try ReplacedFile(path: outputPath)
+        do throws(ReshapeError) {
+            try apply(
+                from: input, named: "descriptor \(input)", to: DescriptorSink(descriptor: output.descriptor, rewritable: true),
+                options: options, settings: settings)
+            try output.commit(path: outputPath)
+        } catch {
+            output.abandon()
+            throw error
+        }
+    }
+
+    private func apply(
+        from descriptor: Int32, named name: String, to sink: DescriptorSink, options: ApplyOptions, settings: StreamSettings
+    ) throws(ReshapeError) {
+        let input = try InputFile(descriptor: descriptor, name: name)
+        var settings = settings
+        settings.releaseInput = { [input] offset in input.release(before: offset) }
+        try reshape(input.bytes, options: options, settings: settings, into: sink)
+        try sink.flush()
+        _ = settings.progress?(input.bytes.count, input.bytes.count)  // The end: too late to cancel.
+    }
+}
