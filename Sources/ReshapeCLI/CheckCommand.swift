@@ -6,7 +6,7 @@ import ReshapeCore
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check a rules document and list its rules."
+        abstract: "Check a rules document, list its rules and say which run per record."
     )
 
     @Argument(help: ArgumentHelp("The rules document to check.", valueName: "RULES.json"))
@@ -17,5 +17,7 @@ struct CheckCommand: ParsableCommand {
         let count = compiled.count == 1 ? "1 rule" : "\(compiled.count) rules"
         let list = compiled.ops.isEmpty ? "" : ": " + compiled.ops.joined(separator: ", ")
         print("\(rules): ok, \(count)\(list)")
+        // How each rule runs on large documents: per record (streaming) or on the whole tree.
+        for line in compiled.executionPlan { print(line) }
     }
 }

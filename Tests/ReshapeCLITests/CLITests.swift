@@ -70,13 +70,73 @@ import Testing
         try Data(#"{"rules": [{"op": "unwrap", "path": "$.data"}, {"op": "convertKeys"}]}"#.utf8).write(to: good)
         let ok = try CLIRunner.run(["check", good.path])
         #expect(ok.status == 0)
-        #expect(String(decoding: ok.stdout, as: UTF8.self) == "\(good.path): ok, 2 rules: unwrap, convertKeys\n")
+        #expect(String(decoding: ok.stdout, as: UTF8.self) == """
+            \(good.path): ok, 2 rules: unwrap, convertKeys
+            records, when $['data'] is an object: its members
+              rule 1 (unwrap $.data) runs per record
+              rule 2 (convertKeys $) needs the whole document: renames the records' ids, which must stay unique across records
+            records, when $['data'] is an array: its elements
+              rule 1 (unwrap $.data) runs per record
+              rule 2 (convertKeys $) runs per record
+
+            """)
 
         let bad = directory.appendingPathComponent("bad.json")
         try Data(#"[{"op": "unwrap", "path": "$.data", "optinal": true}]"#.utf8).write(to: bad)
         let failed = try CLIRunner.run(["check", bad.path])
         #expect(failed.status == 2)
         #expect(failed.stderr == "reshape: invalid_rules: rule 1 (unwrap): unknown param \"optinal\"; did you mean \"optional\"?\n")
+    }
+
+    @Test func checkSaysWhichRulesNeedTheWholeDocument() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let rules = directory.appendingPathComponent("rules.json")
+        try Data(#"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"remove","path":"$[-1]"},{"op":"wrap","key":"x"}]"#.utf8)
+            .write(to: rules)
+        let outcome = try CLIRunner.run(["check", rules.path])
+        let lines = String(decoding: outcome.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines[1...5] == [
+            "records, when $ is an object: its members",
+            "  rule 1 (keyedToArray $) runs per record",
+            "  rule 2 (emptyObjectToNull $..*) runs per record",
+            "  rule 3 (remove $[-1]) needs the whole document: negative index into the collection",
+            "  rule 4 (wrap \"x\") runs on the whole document, after rule 3",
+        ])
+    }
+
+    @Test func streamingFlagsGiveTheSameBytesAtAnyJobs() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let rules = directory.appendingPathComponent("rules.json")
+        try Data(#"[{"op":"keyedToArray","wrapIn":"users"},{"op":"emptyObjectToNull"},{"op":"convertKeys","to":"snake_case"}]"#.utf8)
+            .write(to: rules)
+        let records = (0..<5000).map { #""-N\#($0)": {"displayName": "Zoë \"\#($0)\"", "avatar": {}, "tags": [\#($0), {}]}"# }
+        let input = Array(("{" + records.joined(separator: ",\n") + "}").utf8)
+        let one = try CLIRunner.run(["--rules", rules.path, "--jobs", "1"], stdin: input)
+        let all = try CLIRunner.run(["--rules", rules.path], stdin: input)
+        let four = try CLIRunner.run(["--rules", rules.path, "--jobs", "4", "--pretty"], stdin: input)
+        #expect(one.status == 0 && all.status == 0 && four.status == 0)
+        #expect(one.stdout == all.stdout)
+        #expect(String(decoding: one.stdout, as: UTF8.self)
+            .hasPrefix(#"{"users":[{"id":"-N0","display_name":"Zoë \"0\"","avatar":null,"tags":[0,null]},{"id":"-N1""#))
+        #expect(four.stdout.filter { $0 != 0x0A && $0 != 0x20 } == one.stdout.filter { $0 != 0x0A && $0 != 0x20 })
+        let lines = try CLIRunner.run(["--rules", rules.path, "--output-lines"], stdin: input)
+        #expect(lines.stdout.split(separator: 0x0A).count == 5000)
+        let bad = try CLIRunner.run(["--rules", rules.path, "--jobs", "-1"], stdin: input)
+        #expect(bad.status == 2)
+    }
+
+    @Test func jsonLinesInNameTheBadLine() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let rules = directory.appendingPathComponent("rules.json")
+        try Data(#"[{"op":"emptyObjectToNull"}]"#.utf8).write(to: rules)
+        let input = Array("{\"a\":{}}\n\n{\"b\": tru}\n{\"c\":[{}]}\n".utf8)
+        let strict = try CLIRunner.run(["--rules", rules.path, "--input-lines"], stdin: input)
+        #expect(strict.status == 1)
+        #expect(strict.stderr == "reshape: invalid_json: at $['b'], line 3, column 7: invalid literal, expected 'true'\n")
+        let skipping = try CLIRunner.run(["--rules", rules.path, "--input-lines", "--skip-invalid-lines"], stdin: input)
+        #expect(skipping.status == 0)
+        #expect(String(decoding: skipping.stdout, as: UTF8.self) == "{\"a\":null}\n{\"c\":[null]}\n")
+        #expect(skipping.stderr == "reshape: skipped an invalid line: invalid_json: at $['b'], line 3, column 7: invalid literal, expected 'true'\n")
     }
 
     @Test(arguments: [

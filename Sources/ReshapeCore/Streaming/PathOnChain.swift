@@ -9,6 +9,8 @@ struct PathOnChain {
     /// The path can apply an index selector to the collection's children (`$[0]`, `$..[-1]`):
     /// which record that picks depends on the records around it.
     let indexesRecords: Bool
+    /// Some index selector applied to the collection's children counts from the end (`$[-1]`).
+    let indexesRecordsFromEnd: Bool
     /// The path can apply a name selector to the collection's children (`$['u1']`).
     let namesRecords: Bool
     /// The path can select records themselves (`$[*]`, `$..*`), not only values inside them.
@@ -35,18 +37,23 @@ struct PathOnChain {
             states = next
         }
         var indexes = false
+        var fromEnd = false
         var names = false
         var records = false
         for state in states where state < segments.count {
             if state == segments.count - 1 { records = true }
             switch segments[state] {
             case .child(let selector), .descendant(let selector):
-                if case .index = selector { indexes = true }
+                if case .index(let index) = selector {
+                    indexes = true
+                    if index < 0 { fromEnd = true }
+                }
                 if case .name = selector { names = true }
             }
         }
         selectedDepths = selected
         indexesRecords = indexes
+        indexesRecordsFromEnd = fromEnd
         namesRecords = names
         selectsRecords = records
     }

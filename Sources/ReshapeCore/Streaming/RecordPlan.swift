@@ -130,7 +130,7 @@ struct RecordPlan: Sendable {
         if let path = operation.streamingPath {
             let reach = PathOnChain(path, chain: chain)
             if kind == .array && reach.indexesRecords {
-                return .wholeDocument("index into the collection")
+                return .wholeDocument(reach.indexesRecordsFromEnd ? "negative index into the collection" : "index into the collection")
             }
             let selectsAbove = reach.selectedDepths.contains { $0 < depth }
             let selectsCollection = reach.selectedDepths.contains(depth)
