@@ -32,6 +32,11 @@ struct ByteBuffer: ~Copyable {
         count = 0
     }
 
+    /// Drops the bytes after the first `newCount`.
+    mutating func truncate(to newCount: Int) {
+        count = min(count, max(0, newCount))
+    }
+
     @inline(__always)
     mutating func append(_ byte: UInt8) {
         if count == capacity { grow(minimum: count + 1) }

@@ -11,7 +11,7 @@ internal import CJansson
 ///
 /// A replaced or abandoned value is freed by `Tree`, never by jansson's recursive free.
 struct JSONParser: ~Copyable {
-    let text: UnsafeRawBufferPointer
+    var text: UnsafeRawBufferPointer
     let allowDuplicateKeys: Bool
     private let errorCode: ReshapeError.Code
     /// Containers starting at this depth are captured as raw text (see `RawValue`), or nil.

@@ -24,12 +24,13 @@ struct BlankStringToNull: Operation {
             // With `trim`, a string is read whole: ASCII bytes by bytes (a step per 16), others
             // through Unicode properties (a step per byte).
             if trim { try document.charge(bytes.allSatisfy { $0 < 0x80 } ? bytes.count / 16 : bytes.count) }
-            guard isBlank(bytes) else { continue }
+            guard Self.isBlank(bytes, trim: trim) else { continue }
             try selection.replace(match, with: Make.null())
         }
     }
 
-    private func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// `""`, or with `trim` a string of only white space. Shared with the streaming fast path.
+    static func isBlank(_ bytes: UnsafeRawBufferPointer, trim: Bool) -> Bool {
         if bytes.isEmpty { return true }
         guard trim else { return false }
         if bytes.allSatisfy({ $0 < 0x80 }) {

@@ -1,4 +1,9 @@
 internal import CJansson
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// One record of the collection as it lies in the input: its text, and for an object collection
 /// the text of its member name.
@@ -31,17 +36,12 @@ final class CollectionScan {
     private(set) var root: Node? = nil
     /// Where the collection's text starts and ends (past its closer).
     private(set) var textRange: Range<Int> = 0..<0
-    /// The records' names seen so far, to refuse duplicates (values are `null`).
-    private let names: Node
+    /// The records' names seen so far, to refuse duplicates.
+    fileprivate var names = RecordNames()
 
-    init(chain: [[UInt8]], onRecord: @escaping (RecordSlice) throws(ReshapeError) -> Void) throws(ReshapeError) {
+    init(chain: [[UInt8]], onRecord: @escaping (RecordSlice) throws(ReshapeError) -> Void) {
         self.chain = chain
         self.onRecord = onRecord
-        self.names = try Make.object()
-    }
-
-    deinit {
-        Make.release(names)
     }
 
     /// Whether the collection should be streamed at all for this kind; set by the caller.
@@ -58,10 +58,6 @@ final class CollectionScan {
         textRange = textRange.lowerBound..<end
     }
 
-    /// Records a record's name; false when it was seen before.
-    fileprivate func insert(name: UnsafeRawBufferPointer) throws(ReshapeError) -> Bool {
-        try Make.set(names, name, Make.null())
-    }
 }
 
 extension JSONParser {
@@ -107,10 +103,10 @@ extension JSONParser {
                 (slice.keyStart, slice.keyEnd, slice.keyHasEscapes) = (span.start, span.end, span.hasEscapes)
                 keyBuffer.removeAll()
                 if span.hasEscapes { Self.decodeEscapes(text, span, into: &keyBuffer) }
-                let isNew = span.hasEscapes
-                    ? try scan.insert(name: keyBuffer.bytes)
-                    : try scan.insert(name: UnsafeRawBufferPointer(rebasing: text[span.start..<span.end]))
-                guard isNew else { throw failure(at: span.start, "duplicate member name") }
+                let name = span.hasEscapes ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
+                if !scan.names.insert(name), collectionHasName(name, from: scan.textRange.lowerBound + 1, before: span.start - 1) {
+                    throw failure(at: span.start, "duplicate member name")
+                }
                 skipWhitespace()
                 guard index < text.count, text[index] == UInt8(ascii: ":") else { throw failure(at: index, "expected ':'") }
                 index += 1
@@ -133,6 +129,34 @@ extension JSONParser {
         }
     }
 
+    /// Whether a member of the collection whose members start at `start` and before `end` (a
+    /// member name's opening quote) is named `name`: read again, only when hashes say it may be.
+    func collectionHasName(_ name: UnsafeRawBufferPointer, from start: Int, before end: Int) -> Bool {
+        var reader = JSONParser(
+            text: UnsafeRawBufferPointer(rebasing: text[0..<end]), allowDuplicateKeys: false, errorCode: .invalidJSON,
+            rawDepth: nil, maxDepth: maxDepth)
+        reader.index = start
+        var decoded = ByteBuffer(capacity: 64)
+        while true {
+            reader.skipWhitespace()
+            // What lies before `end` was read once already, so it is a list of members.
+            guard reader.index < end, let span = try? reader.scanString() else { return false }
+            decoded.removeAll()
+            if span.hasEscapes {
+                Self.decodeEscapes(reader.text, span, into: &decoded)
+            } else {
+                decoded.append(UnsafeRawBufferPointer(rebasing: reader.text[span.start..<span.end]))
+            }
+            if decoded.withBytes({ $0.elementsEqual(name) }) { return true }
+            reader.skipWhitespace()
+            reader.index += 1  // ':'
+            reader.skipWhitespace()
+            guard (try? reader.skipValue()) != nil else { return false }
+            reader.skipWhitespace()
+            reader.index += 1  // ','
+        }
+    }
+
     /// Moves past the value starting at `index` without checking it: only strings (for their
     /// brackets) and nesting are followed. Fails at the end of the input.
     mutating func skipValue() throws(ReshapeError) {
@@ -145,14 +169,20 @@ extension JSONParser {
             let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "\""):
-                position += 1
-                while position < count {
-                    let inner = bytes[position]
-                    if inner == UInt8(ascii: "\"") { break }
-                    position += inner == UInt8(ascii: "\\") ? 2 : 1
+                // The closing quote is the next one not escaped: preceded by an even number of
+                // backslashes (memchr finds quotes far faster than a byte loop).
+                let contentStart = position + 1
+                position = contentStart
+                while true {
+                    guard position < count, let found = memchr(bytes + position, 0x22, count - position) else {
+                        throw failure(at: index, "unterminated string")
+                    }
+                    let quote = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    var backslashes = 0
+                    while quote - backslashes - 1 >= contentStart, bytes[quote - backslashes - 1] == 0x5C { backslashes += 1 }
+                    position = quote + 1
+                    if backslashes % 2 == 0 { break }
                 }
-                guard position < count else { throw failure(at: index, "unterminated string") }
-                position += 1
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
                 position += 1

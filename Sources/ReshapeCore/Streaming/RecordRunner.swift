@@ -22,6 +22,10 @@ final class RecordRunner: @unchecked Sendable {
     /// How records are parsed: depth left for them and where raw values may start.
     private let recordMaxDepth: Int
     private let recordRawDepth: Int?
+    /// Records reshaped on their text, when the rules allow (compact output only).
+    private let fastPath: RecordFastPath?
+    /// How deep a record may nest on the fast path (the tree decides near the depth limit).
+    private let fastDepth: Int
 
     init(
         rules: Rules, plan: RecordPlan, kind: RecordPlan.Kind, text: UnsafeRawBufferPointer, limits: ResolvedLimits,
@@ -41,6 +45,39 @@ final class RecordRunner: @unchecked Sendable {
         // Raw values pay off only when the output is compact (see `Rules.reshape`).
         let rawDepth = pretty ? nil : RawAccess.rawDepth(for: Array(rules.operations[0..<streamed]))
         recordRawDepth = rawDepth.map { max(0, $0 - recordDepth) }
+        fastPath = pretty
+            ? nil : RecordFastPath.make(for: rules.operations, route: route, kind: kind, chainDepth: chain.count)
+        fastDepth = limits.maxDepth - max(recordDepth, route.outputChain.count + 1)
+    }
+
+    /// Reshapes a record on its text (see `RecordFastPath`); false when the tree must decide.
+    private func processFast(
+        _ slice: RecordSlice, into out: inout ByteBuffer, parser: inout JSONParser, scratch: inout JSONParser.NameScratch
+    ) -> Bool {
+        guard let fastPath, fastDepth > 1 else { return false }
+        let mark = out.count
+        if !lines { out.append(UInt8(ascii: ",")) }
+        parser.restart(with: UnsafeRawBufferPointer(rebasing: text[slice.start..<slice.end]))
+        var done: Bool
+        if kind == .object {
+            let keyText = UnsafeRawBufferPointer(rebasing: text[slice.keyStart..<slice.keyEnd])
+            if slice.keyHasEscapes {
+                var decoded = ByteBuffer(capacity: keyText.count)
+                JSONParser.decodeEscapes(
+                    text, JSONParser.StringSpan(start: slice.keyStart, end: slice.keyEnd, hasEscapes: true), into: &decoded)
+                done = decoded.withBytes { parser.transformRecord(fastPath, id: $0, depthLeft: fastDepth, into: &out, scratch: &scratch) }
+            } else {
+                done = parser.transformRecord(fastPath, id: keyText, depthLeft: fastDepth, into: &out, scratch: &scratch)
+            }
+        } else {
+            done = parser.transformRecord(fastPath, id: nil, depthLeft: fastDepth, into: &out, scratch: &scratch)
+        }
+        if done {
+            if lines { out.append(UInt8(ascii: "\n")) }
+            return true
+        }
+        out.truncate(to: mark)
+        return false
     }
 
     /// The output depth of the records, for indentation.
@@ -56,7 +93,10 @@ final class RecordRunner: @unchecked Sendable {
     /// Reshapes one record and appends its output to `out`: for an array, `,` and the value;
     /// for an object, `,` and the member; for JSON Lines, the value and a newline. Returns false
     /// when the rules dropped the record.
-    func process(_ slice: RecordSlice, into out: inout ByteBuffer) throws(ReshapeError) -> Bool {
+    func process(
+        _ slice: RecordSlice, into out: inout ByteBuffer, parser: inout JSONParser, scratch: inout JSONParser.NameScratch
+    ) throws(ReshapeError) -> Bool {
+        if processFast(slice, into: &out, parser: &parser, scratch: &scratch) { return true }
         let record = try parse(slice)
         let document = try miniDocument(record: record, slice: slice, envelope: nil)
         try rules.run(on: document, range: 0..<streamed)
@@ -93,8 +133,12 @@ final class RecordRunner: @unchecked Sendable {
 
     /// Reshapes a batch of records into its output; a failure stops the batch and is kept in it.
     func process(_ batch: RecordBatch) {
+        var scratch = JSONParser.NameScratch()
+        var parser = JSONParser(
+            text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
+            rawDepth: nil, maxDepth: fastDepth)
         do throws(ReshapeError) {
-            for slice in batch.slices where try process(slice, into: &batch.output) {
+            for slice in batch.slices where try process(slice, into: &batch.output, parser: &parser, scratch: &scratch) {
                 batch.written += 1
             }
         } catch {

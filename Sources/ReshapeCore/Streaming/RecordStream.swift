@@ -60,7 +60,7 @@ final class RecordStream {
 
     func run() throws(ReshapeError) -> Outcome {
         defer { pool?.shutdown() }
-        let scan = try CollectionScan(chain: plan.inputChain) { [unowned self] (slice) throws(ReshapeError) in
+        let scan = CollectionScan(chain: plan.inputChain) { [unowned self] (slice) throws(ReshapeError) in
             try self.take(slice)
         }
         let plan = self.plan

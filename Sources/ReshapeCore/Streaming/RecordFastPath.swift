@@ -1,0 +1,125 @@
+/// Reshaping a record on its text, building no tree: for the rule lists real clients use, whose
+/// per-record rules only rename members or replace values (`emptyObjectToNull` and
+/// `blankStringToNull` over `$..*`, deep `convertKeys` and `renameKeys` from `$`) after
+/// `keyedToArray` at the collection.
+///
+/// The record is read once, as strictly as the parser reads it, and written as the writer would
+/// write its reshaped tree: canonical numbers and strings, each member renamed by every renaming
+/// rule in order, `{}` and blank strings as `null`. Anything this does not settle on its own (a
+/// duplicate or colliding name, an empty record, a record that has the id member already or is not
+/// an object, nesting near the depth limit, a large object) gives up, and the record takes the
+/// tree path, which decides exactly as the whole document would.
+struct RecordFastPath: Sendable {
+    /// `emptyObjectToNull` over `$..*` is among the rules.
+    let nullEmptyObjects: Bool
+    /// `blankStringToNull` over `$..*` is among the rules; `trim` if one of them trims.
+    let nullBlankStrings: Bool
+    let trim: Bool
+    /// Deep renamings from `$`, in rule order.
+    let renames: [@Sendable (KeyBytes) -> [UInt8]?]
+    /// For records made by `keyedToArray` at the collection: the id member's name (as written,
+    /// renamed by the renamings after it) and its name before that (to spot a record that has it).
+    let idName: [UInt8]?
+    let idKey: [UInt8]?
+    /// The id value is blank-checked when a `blankStringToNull` comes after `keyedToArray`.
+    let idBlankCheck: (trim: Bool, enabled: Bool)
+
+    /// The fast path for the rules `0..<route.streamed`, or nil when some rule needs the tree.
+    static func make(for operations: [any Operation], route: RecordPlan.Route, kind: RecordPlan.Kind, chainDepth: Int)
+        -> RecordFastPath?
+    {
+        var nullEmpty = false
+        var nullBlank = false
+        var trim = false
+        var renames: [@Sendable (KeyBytes) -> [UInt8]?] = []
+        var keyed: KeyedToArray? = nil
+        var renamesAfterKeyed: [@Sendable (KeyBytes) -> [UInt8]?] = []
+        var blankAfterKeyed: (trim: Bool, enabled: Bool) = (false, false)
+        var collectionKind = kind
+        var chain = chainDepth
+        for operation in operations[0..<route.streamed] {
+            switch operation {
+            case is Unwrap:
+                guard let unwrap = operation as? Unwrap else { return nil }
+                chain -= unwrap.path.segments.count
+            case is Wrap:
+                chain += 1
+            case let rule as KeyedToArray:
+                // Only at the collection (the plan allows no other place above the records).
+                guard collectionKind == .object, keyed == nil, rule.path.fixedDepth == chain else { return nil }
+                keyed = rule
+                collectionKind = .array
+                if rule.wrapIn != nil { chain += 1 }
+            case let rule as EmptyObjectToNull:
+                guard rule.path.isEveryDescendant else { return nil }
+                nullEmpty = true
+            case let rule as BlankStringToNull:
+                guard rule.path.isEveryDescendant else { return nil }
+                nullBlank = true
+                trim = trim || rule.trim
+                if keyed != nil { blankAfterKeyed = (blankAfterKeyed.trim || rule.trim, true) }
+            case let rule as ConvertKeys:
+                guard rule.deep, rule.path.isRoot else { return nil }
+                let rename = converting(to: rule.to)
+                renames.append(rename)
+                if keyed != nil { renamesAfterKeyed.append(rename) }
+            case let rule as RenameKeys:
+                guard rule.deep, rule.path.isRoot else { return nil }
+                let rename = renaming(rule.map)
+                renames.append(rename)
+                if keyed != nil { renamesAfterKeyed.append(rename) }
+            default:
+                return nil
+            }
+        }
+        // Without keyedToArray, a keyed collection's records are written with their names, which
+        // the tree path handles (renaming them is planned as whole-document work anyway).
+        guard kind == .array || keyed != nil else { return nil }
+        var idName: [UInt8]? = nil
+        if let keyed {
+            var name = Array(keyed.idKey.utf8)
+            for rename in renamesAfterKeyed {
+                if let renamed = name.withUnsafeBytes({ rename($0) }) { name = renamed }
+            }
+            idName = name
+        }
+        return RecordFastPath(
+            nullEmptyObjects: nullEmpty, nullBlankStrings: nullBlank, trim: trim, renames: renames, idName: idName,
+            idKey: keyed.map { Array($0.idKey.utf8) }, idBlankCheck: blankAfterKeyed)
+    }
+
+    private static func converting(to target: ConvertKeys.Case) -> @Sendable (KeyBytes) -> [UInt8]? {
+        switch target {
+        case .camelCase: { (key: KeyBytes) -> [UInt8]? in KeyCaseConversion.camelCase(key) }
+        case .snakeCase: { (key: KeyBytes) -> [UInt8]? in KeyCaseConversion.snakeCase(key) }
+        }
+    }
+
+    private static func renaming(_ map: [[UInt8]: [UInt8]]) -> @Sendable (KeyBytes) -> [UInt8]? {
+        { (key: KeyBytes) -> [UInt8]? in
+            guard let to = map[Array(key)] else { return nil }
+            return to.elementsEqual(key) ? nil : to
+        }
+    }
+
+    /// The name `key` is written as, after every renaming.
+    func renamed(_ key: KeyBytes, into scratch: inout [UInt8]) -> Bool {
+        var changed = false
+        for rename in renames {
+            let current: [UInt8]? = changed ? scratch.withUnsafeBytes { rename($0) } : rename(key)
+            if let current {
+                scratch = current
+                changed = true
+            }
+        }
+        return changed
+    }
+}
+
+extension JSONPath {
+    /// True for `$..*`: every value below the root.
+    var isEveryDescendant: Bool {
+        guard segments.count == 1, case .descendant(.wildcard) = segments[0] else { return false }
+        return true
+    }
+}
