@@ -11,7 +11,7 @@ extension Rules {
             try JSONLines.reshape(input, rules: self, options: options, settings: settings, into: sink)
             return
         }
-        guard !options.contains(.allowDuplicateKeys), plan.streamsAnything else {
+        guard !options.contains(.allowDuplicateKeys), plan.streamsAnything, input.count >= settings.minimumStreamBytes else {
             let output = try reshapeWhole(input, options: options)
             try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
             return

@@ -121,7 +121,7 @@ import Testing
         #expect(four.stdout.filter { $0 != 0x0A && $0 != 0x20 } == one.stdout.filter { $0 != 0x0A && $0 != 0x20 })
         let lines = try CLIRunner.run(["--rules", rules.path, "--output-lines"], stdin: input)
         #expect(lines.stdout.split(separator: 0x0A).count == 5000)
-        let bad = try CLIRunner.run(["--rules", rules.path, "--jobs", "-1"], stdin: input)
+        let bad = try CLIRunner.run(["--rules", rules.path, "--jobs", "-1", rules.path])
         #expect(bad.status == 2)
     }
 

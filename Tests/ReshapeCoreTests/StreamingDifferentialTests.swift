@@ -16,6 +16,7 @@ import Testing
             var settings = StreamSettings(jobs: jobs)
             settings.strict = true
             settings.batchRecords = batch
+            settings.minimumStreamBytes = 0
             settings.outcome = { outcome in outcomes.add(outcome) }
             return settings
         }

@@ -19,6 +19,9 @@ public struct StreamSettings: Sendable {
     var releaseInput: (@Sendable (Int) -> Void)?
     /// Records per batch handed to a thread (tests make it small to cross many batches).
     package var batchRecords = 4096
+    /// Smaller inputs take the whole tree, which costs less than setting up a stream (tests make
+    /// it 0 to stream everything).
+    package var minimumStreamBytes = 1 << 16
     /// For tests: told how each run went (`streamed`, `hybrid`, `tree` when nothing was streamed,
     /// `error` when streaming failed and the whole tree named the error).
     package var outcome: (@Sendable (String) -> Void)? = nil
