@@ -92,4 +92,8 @@ extension ReshapeError {
     static func outputLimit(_ maxBytes: Int) -> ReshapeError {
         ReshapeError(.limitExceeded, "the output would be larger than \(maxBytes) bytes (the output limit)")
     }
+
+    static func workLimit(_ maxWork: Int) -> ReshapeError {
+        ReshapeError(.limitExceeded, "the rules need more than \(maxWork) steps of work on this document (the work limit)")
+    }
 }

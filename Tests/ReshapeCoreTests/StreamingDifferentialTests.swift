@@ -160,6 +160,30 @@ import Testing
         }
     }
 
+    /// Limits hold when streaming: the output limit counts the whole output, the depth limit the
+    /// whole document, and the error is the whole tree's.
+    @Test func limitsHoldWhenStreaming() throws {
+        let spec = Self.recordRules[0].spec
+        let records = (0..<2000).map { #""-N\#($0)": {"displayName": "n\#($0)", "avatar": {}, "deep": [[[[1]]]]}"# }
+        let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+        for limits in [Limits(maxOutputBytes: 50_000), Limits(maxDepth: 5), Limits(maxDepth: 6), Limits(maxWork: 10_000)] {
+            let rules = try Rules(json: spec, limits: limits)
+            let outcomes = Outcomes()
+            let same = Self.compare(rules, input, outcomes: outcomes, context: "\(limits)")
+            #expect(same)
+            #expect(throws: ReshapeError.self) { try rules.applyWholeTree(to: input) }
+        }
+    }
+
+    @Test func duplicateRecordNamesAreFoundWhateverTheirSpelling() throws {
+        let rules = try Rules(json: Self.recordRules[0].spec)
+        let records = (0..<3000).map { #""r\#($0)": {"a": 1}"# } + [#""r\u0031\u0032": {}"#]
+        let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+        let same = Self.compare(rules, input, context: "escaped duplicate")
+        #expect(same)
+        #expect(throws: ReshapeError.self) { try rules.applyWholeTree(to: input) }
+    }
+
     @Test func randomDocumentsAndRules() throws {
         var random = SeededGenerator(seed: 24_681)
         var compared = 0

@@ -10,7 +10,7 @@ final class Document {
     /// The size of the input the document was read from.
     let inputBytes: Int
     /// Steps done so far (see `Limits.maxWork`).
-    private var work = 0
+    private(set) var work = 0
     /// An upper bound of the size of the output as compact JSON (see `Limits.maxOutputBytes`).
     private var outputBound: Int
     /// The records of the current rule's selection, kept between rules (see `Selection`).
@@ -40,7 +40,7 @@ final class Document {
     @inline(__always)
     func charge(_ steps: Int) throws(ReshapeError) {
         work = work.addingClamped(steps)
-        if work > limits.maxWork { throw workExceeded() }
+        if work > limits.maxWork { throw .workLimit(limits.maxWork) }
     }
 
     /// Counts `bytes` that a rule adds to the document; throws `limit_exceeded` once the output
@@ -55,11 +55,5 @@ final class Document {
     /// at least `Tree.minimumValueBytes`, which keeps memory in proportion to the bound).
     func grow(values: Int, bytes: Int) throws(ReshapeError) {
         try grow(by: max(bytes, values.multipliedClamped(by: Tree.minimumValueBytes)))
-    }
-
-    private func workExceeded() -> ReshapeError {
-        ReshapeError(
-            .limitExceeded,
-            "the rules need more than \(limits.maxWork) steps of work on this document (the work limit)")
     }
 }

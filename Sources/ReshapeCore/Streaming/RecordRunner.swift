@@ -94,12 +94,18 @@ final class RecordRunner: @unchecked Sendable {
     /// for an object, `,` and the member; for JSON Lines, the value and a newline. Returns false
     /// when the rules dropped the record.
     func process(
-        _ slice: RecordSlice, into out: inout ByteBuffer, parser: inout JSONParser, scratch: inout JSONParser.NameScratch
+        _ slice: RecordSlice, into out: inout ByteBuffer, parser: inout JSONParser, scratch: inout JSONParser.NameScratch,
+        work: inout Int
     ) throws(ReshapeError) -> Bool {
-        if processFast(slice, into: &out, parser: &parser, scratch: &scratch) { return true }
+        if processFast(slice, into: &out, parser: &parser, scratch: &scratch) {
+            // A step per value at most: one per 8 bytes of text, as a bound the tree would pass.
+            work = work.addingClamped((slice.end - slice.start) / 8 + 1)
+            return true
+        }
         let record = try parse(slice)
         let document = try miniDocument(record: record, slice: slice, envelope: nil)
         try rules.run(on: document, range: 0..<streamed)
+        work = work.addingClamped(document.work)
         let collection = try outputCollection(in: document.root)
         let member: (key: KeyBytes?, value: Node)
         if collection.isArray {
@@ -138,7 +144,8 @@ final class RecordRunner: @unchecked Sendable {
             text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
             rawDepth: nil, maxDepth: fastDepth)
         do throws(ReshapeError) {
-            for slice in batch.slices where try process(slice, into: &batch.output, parser: &parser, scratch: &scratch) {
+            for slice in batch.slices
+            where try process(slice, into: &batch.output, parser: &parser, scratch: &scratch, work: &batch.work) {
                 batch.written += 1
             }
         } catch {

@@ -36,6 +36,8 @@ final class RecordStream {
     private var submitted = 0
     private var written = 0
     private var recordsWritten = 0
+    /// Steps of work of the records written so far: the work limit bounds the whole stream.
+    private var work = 0
 
     /// Input bytes per batch: enough to make handing a batch over cheap.
     static let batchBytes = 1 << 19
@@ -159,11 +161,15 @@ final class RecordStream {
     private func write(_ done: RecordBatch) throws(ReshapeError) {
         written += 1
         if let error = done.error { throw error }
+        work = work.addingClamped(done.work)
+        if work > limits.maxWork { throw .workLimit(limits.maxWork) }
         if done.written > 0 {
             let bytes = done.output.bytes
             let skip = recordsWritten == 0 && !(lines && intermediate == nil) ? 1 : 0
             try output.write(UnsafeRawBufferPointer(rebasing: bytes[skip...]))
             recordsWritten += done.written
+            // The output limit counts the whole output, as the whole tree's writer does.
+            if output.bytesWritten > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
         }
         if let progress = settings.progress, !progress(done.inputEnd, text.count) {
             throw ReshapeError(.cancelled, "cancelled by the progress callback")

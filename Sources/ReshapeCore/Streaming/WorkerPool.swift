@@ -13,6 +13,8 @@ final class RecordBatch: @unchecked Sendable {
     var output = ByteBuffer(capacity: 1 << 16)
     /// Records the rules kept.
     var written = 0
+    /// Steps of work the records took (see `Limits.maxWork`), summed over the stream.
+    var work = 0
     var error: ReshapeError? = nil
 
     init(sequence: Int) {
