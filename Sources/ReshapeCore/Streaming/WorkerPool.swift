@@ -31,7 +31,8 @@ final class WorkerPool: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let workAvailable = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let workDone = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var queue: [RecordBatch] = []
+    /// Submitted batches; a taken one is cleared at once, so that its memory goes with its output.
+    private var queue: [RecordBatch?] = []
     private var queueHead = 0
     private var finished: [Int: RecordBatch] = [:]
     private var stopping = false
@@ -107,13 +108,15 @@ final class WorkerPool: @unchecked Sendable {
                 pthread_mutex_unlock(mutex)
                 return
             }
-            let batch = queue[queueHead]
+            let taken = queue[queueHead]
+            queue[queueHead] = nil
             queueHead += 1
             if queueHead > 64 && queueHead * 2 > queue.count {
                 queue.removeFirst(queueHead)
                 queueHead = 0
             }
             pthread_mutex_unlock(mutex)
+            guard let batch = taken else { continue }
             work(batch)
             pthread_mutex_lock(mutex)
             finished[batch.sequence] = batch
