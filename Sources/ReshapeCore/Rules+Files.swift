@@ -59,7 +59,7 @@ extension Rules {
     ) throws(ReshapeError) {
         let input = try InputFile(descriptor: descriptor, name: name)
         var settings = settings
-        settings.releaseInput = { [input] offset in input.release(before: offset) }
+        settings.releaseInput = { [input] range in input.release(range) }
         try reshape(input.bytes, options: options, settings: settings, into: sink)
         try sink.flush()
         _ = settings.progress?(input.bytes.count, input.bytes.count)  // The end: too late to cancel.

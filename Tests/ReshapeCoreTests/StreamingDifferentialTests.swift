@@ -177,11 +177,40 @@ import Testing
 
     @Test func duplicateRecordNamesAreFoundWhateverTheirSpelling() throws {
         let rules = try Rules(json: Self.recordRules[0].spec)
-        let records = (0..<3000).map { #""r\#($0)": {"a": 1}"# } + [#""r\u0031\u0032": {}"#]
+        // 20000 records: the name table grows twice (reading the names again) before the duplicate.
+        let records = (0..<20000).map { #""r\#($0)": {"a": 1}"# } + [#""r\u0031\u0032": {}"#]
         let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
         let same = Self.compare(rules, input, context: "escaped duplicate")
         #expect(same)
         #expect(throws: ReshapeError.self) { try rules.applyWholeTree(to: input) }
+    }
+
+    /// Rule lists at the edges of the text fast path, on keyed payloads with the records that
+    /// make it give up (an empty record, one with the id already, a colliding name, a blank id).
+    @Test(arguments: [
+        #"[{"op":"wrap","key":"id"},{"op":"keyedToArray","path":"$[0]"}]"#,
+        #"[{"op":"keyedToArray","path":"$.*"},{"op":"emptyObjectToNull"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case"}]"#,
+        #"[{"op":"blankStringToNull","trim":true},{"op":"keyedToArray","idKey":"objectId"},{"op":"blankStringToNull"}]"#,
+        #"[{"op":"keyedToArray","idKey":"objectId","onConflict":"keep"},{"op":"convertKeys","to":"snake_case"}]"#,
+        #"[{"op":"emptyObjectToNull"},{"op":"keyedToArray","nonObject":"skip"},{"op":"renameKeys","map":{"a":"id"},"deep":true}]"#,
+        #"[{"op":"wrap","key":"w"},{"op":"keyedToArray","path":"$.w","wrapIn":"x"},{"op":"convertKeys","to":"camelCase"}]"#,
+    ])
+    func fastPathEdges(_ spec: String) throws {
+        let rules = try Rules(json: spec)
+        let edges = [
+            #"{}"#, #"{"id": 1}"#, #"{"object_id": 2, "n": 3}"#, #"{"a": 1, "id": 2}"#, #"{"a_b": 1, "aB": 2}"#,
+            #"{"x": {"y": {}}, "s": " "}"#, #"{"k1": {"v": 1}, "k2": "s"}"#, #""text""#, #"{"a": [{}, "", {"z_z": []}]}"#,
+        ]
+        for edge in edges {
+            for blankID in [#"" ""#, #""""#, #""ok""#] {
+                let records = (0..<400).map { #""r\#($0)": {"plain_name": "v\#($0)", "nested": {"k": {}}}"# }
+                let input = Array(("{" + records[..<200].joined(separator: ",") + ", \(blankID): \(edge), "
+                    + records[200...].joined(separator: ",") + "}").utf8)
+                let same = Self.compare(rules, input, context: "rules \(spec) edge \(edge) id \(blankID)")
+                #expect(same)
+            }
+        }
     }
 
     @Test func randomDocumentsAndRules() throws {

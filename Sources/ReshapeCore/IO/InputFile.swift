@@ -14,7 +14,6 @@ final class InputFile: @unchecked Sendable {
     /// Where `bytes` starts in the mapping: the descriptor's offset when it was handed over.
     private let start: Int
     private var buffer: ByteBuffer? = nil
-    private var released = 0
 
     /// Reads `descriptor` from its current offset to its end (it is left open; the caller owns
     /// it). `name` names it in errors.
@@ -52,14 +51,15 @@ final class InputFile: @unchecked Sendable {
         if let mapping { munmap(mapping, mappedBytes) }
     }
 
-    /// Gives back the mapped pages before `offset` (they are read again from the file if needed).
-    func release(before offset: Int) {
+    /// Gives back the mapped pages of `range` (offsets in `bytes`); they are read again from
+    /// the file if needed.
+    func release(_ range: Range<Int>) {
         guard let mapping else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let end = min(start + offset, mappedBytes) / page * page
-        guard end > released else { return }
-        madvise(mapping + released, end - released, MADV_DONTNEED)
-        released = end
+        let lower = min(start + max(0, range.lowerBound), mappedBytes) / page * page
+        let upper = min(start + max(0, range.upperBound), mappedBytes) / page * page
+        guard upper > lower else { return }
+        madvise(mapping + lower, upper - lower, MADV_DONTNEED)
     }
 
     static func failure(_ name: String, _ code: Int32) -> ReshapeError {

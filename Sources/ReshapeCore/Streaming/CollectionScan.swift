@@ -44,6 +44,9 @@ final class CollectionScan {
         self.onRecord = onRecord
     }
 
+    /// Told of the input read again to check names (see `RecordNames`), to give it back.
+    var reread: (@Sendable (Range<Int>) -> Void)? = nil
+
     /// Whether the collection should be streamed at all for this kind; set by the caller.
     var accepts: (RecordPlan.Kind) -> Bool = { _ in true }
 
@@ -104,7 +107,14 @@ extension JSONParser {
                 keyBuffer.removeAll()
                 if span.hasEscapes { Self.decodeEscapes(text, span, into: &keyBuffer) }
                 let name = span.hasEscapes ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
-                if !scan.names.insert(name), collectionHasName(name, from: scan.textRange.lowerBound + 1, before: span.start - 1) {
+                let membersStart = scan.textRange.lowerBound + 1
+                if scan.names.isFull {
+                    scan.names = rehashCollectionNames(
+                        from: membersStart, before: span.start - 1, capacity: scan.names.slots.count * 4, reread: scan.reread)
+                }
+                if !scan.names.insert(hash: RecordNames.hash(name)),
+                    collectionHasName(name, from: membersStart, before: span.start - 1, reread: scan.reread)
+                {
                     throw failure(at: span.start, "duplicate member name")
                 }
                 skipWhitespace()
@@ -131,7 +141,40 @@ extension JSONParser {
 
     /// Whether a member of the collection whose members start at `start` and before `end` (a
     /// member name's opening quote) is named `name`: read again, only when hashes say it may be.
-    func collectionHasName(_ name: UnsafeRawBufferPointer, from start: Int, before end: Int) -> Bool {
+    func collectionHasName(
+        _ name: UnsafeRawBufferPointer, from start: Int, before end: Int, reread: (@Sendable (Range<Int>) -> Void)?
+    ) -> Bool {
+        var found = false
+        forEachCollectionName(from: start, before: end, reread: reread) { candidate in
+            if candidate.elementsEqual(name) { found = true }
+            return !found
+        }
+        return found
+    }
+
+    /// The names of the collection's members from `start` to before `end`, hashed again into a
+    /// table of `capacity` slots.
+    func rehashCollectionNames(
+        from start: Int, before end: Int, capacity: Int, reread: (@Sendable (Range<Int>) -> Void)?
+    ) -> RecordNames {
+        var names = RecordNames(capacity: capacity)
+        forEachCollectionName(from: start, before: end, reread: reread) { name in
+            // Names already read are distinct; a meeting of hashes here changes nothing.
+            _ = names.insert(hash: RecordNames.hash(name))
+            return true
+        }
+        return names
+    }
+
+    /// Calls `body` with each member name (decoded) of the collection from `start` to before `end`,
+    /// while it returns true. That text was read once already, so it is a list of members. What
+    /// is read again is handed to `reread` as it goes, so that a mapped file can give it back.
+    private func forEachCollectionName(
+        from start: Int, before end: Int, reread: (@Sendable (Range<Int>) -> Void)?,
+        _ body: (UnsafeRawBufferPointer) -> Bool
+    ) {
+        var given = start
+        defer { reread?(given..<end) }
         var reader = JSONParser(
             text: UnsafeRawBufferPointer(rebasing: text[0..<end]), allowDuplicateKeys: false, errorCode: .invalidJSON,
             rawDepth: nil, maxDepth: maxDepth)
@@ -139,19 +182,24 @@ extension JSONParser {
         var decoded = ByteBuffer(capacity: 64)
         while true {
             reader.skipWhitespace()
-            // What lies before `end` was read once already, so it is a list of members.
-            guard reader.index < end, let span = try? reader.scanString() else { return false }
-            decoded.removeAll()
+            guard reader.index < end, let span = try? reader.scanString() else { return }
+            let keepGoing: Bool
             if span.hasEscapes {
+                decoded.removeAll()
                 Self.decodeEscapes(reader.text, span, into: &decoded)
+                keepGoing = decoded.withBytes { body($0) }
             } else {
-                decoded.append(UnsafeRawBufferPointer(rebasing: reader.text[span.start..<span.end]))
+                keepGoing = body(UnsafeRawBufferPointer(rebasing: reader.text[span.start..<span.end]))
             }
-            if decoded.withBytes({ $0.elementsEqual(name) }) { return true }
+            guard keepGoing else { return }
+            if reader.index - given >= 1 << 22 {
+                reread?(given..<reader.index)
+                given = reader.index
+            }
             reader.skipWhitespace()
             reader.index += 1  // ':'
             reader.skipWhitespace()
-            guard (try? reader.skipValue()) != nil else { return false }
+            guard (try? reader.skipValue()) != nil else { return }
             reader.skipWhitespace()
             reader.index += 1  // ','
         }

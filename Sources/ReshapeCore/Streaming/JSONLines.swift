@@ -73,7 +73,7 @@ enum JSONLines {
             if out.count >= 1 << 20 {
                 try sink.write(out.bytes)
                 out.removeAll()
-                if let progress = settings.progress, !progress(start, input.count) {
+                if let progress = settings.progress, !progress(min(start, input.count), input.count) {
                     throw ReshapeError(.cancelled, "cancelled by the progress callback")
                 }
             }

@@ -25,7 +25,7 @@ struct RecordFastPath: Sendable {
     let idBlankCheck: (trim: Bool, enabled: Bool)
 
     /// The fast path for the rules `0..<route.streamed`, or nil when some rule needs the tree.
-    static func make(for operations: [any Operation], route: RecordPlan.Route, kind: RecordPlan.Kind, chainDepth: Int)
+    static func make(for operations: [any Operation], route: RecordPlan.Route, kind: RecordPlan.Kind, chain start: [[UInt8]])
         -> RecordFastPath?
     {
         var nullEmpty = false
@@ -35,21 +35,20 @@ struct RecordFastPath: Sendable {
         var keyed: KeyedToArray? = nil
         var renamesAfterKeyed: [@Sendable (KeyBytes) -> [UInt8]?] = []
         var blankAfterKeyed: (trim: Bool, enabled: Bool) = (false, false)
+        // The collection as the plan follows it: `keyedToArray` is the collection's own only when
+        // the plan says it turns the object collection into an array.
+        var chain = start
         var collectionKind = kind
-        var chain = chainDepth
+        var mayDrop = false
         for operation in operations[0..<route.streamed] {
+            let kindBefore = collectionKind
+            _ = RecordPlan.step(operation, chain: &chain, kind: &collectionKind, mayDropRecords: &mayDrop)
             switch operation {
-            case is Unwrap:
-                guard let unwrap = operation as? Unwrap else { return nil }
-                chain -= unwrap.path.segments.count
-            case is Wrap:
-                chain += 1
+            case is Unwrap, is Wrap:
+                continue
             case let rule as KeyedToArray:
-                // Only at the collection (the plan allows no other place above the records).
-                guard collectionKind == .object, keyed == nil, rule.path.fixedDepth == chain else { return nil }
+                guard kindBefore == .object, collectionKind == .array, keyed == nil else { return nil }
                 keyed = rule
-                collectionKind = .array
-                if rule.wrapIn != nil { chain += 1 }
             case let rule as EmptyObjectToNull:
                 guard rule.path.isEveryDescendant else { return nil }
                 nullEmpty = true

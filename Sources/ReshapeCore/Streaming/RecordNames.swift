@@ -1,46 +1,45 @@
 /// The member names of a keyed collection seen so far, to refuse a duplicate as the whole tree
-/// does, in 8 bytes per record: only a 64-bit hash of each name is kept.
+/// does, in about 5 bytes per record.
 ///
-/// Two different names share a hash with a chance of about n²/2⁶⁵ (one in a few million for a
-/// 3-million-record export), and a shared hash is never taken on trust: the names before it are
-/// read again from the input and compared byte for byte (`JSONParser.collectionHasName`). So a
-/// duplicate is reported exactly when there is one.
+/// Each name's 64-bit hash picks its home slot with its high bits, and the slot keeps its low 32
+/// bits: two different names meet only if both agree, about once in a billion 3-million-record
+/// exports. A meeting is never taken on trust: the names before it are read again from the input and
+/// compared byte for byte (`JSONParser.collectionHasName`), so a duplicate is reported exactly when
+/// there is one. The slots cannot give back a name's high bits, so the table grows by reading the
+/// names again from the input (`JSONParser.rehashCollectionNames`), four times larger each time.
 struct RecordNames {
-    /// Open addressing, linear probing; 0 marks an empty slot (a hash of 0 is stored as 1).
-    private var slots = [UInt64](repeating: 0, count: 1 << 12)
-    private var count = 0
+    /// Open addressing, linear probing; 0 marks an empty slot (low bits of 0 are kept as 1).
+    private(set) var slots = [UInt32](repeating: 0, count: 1 << 12)
+    private(set) var count = 0
 
-    /// Adds `name`'s hash; false when an equal hash was there (the name may be a duplicate).
-    mutating func insert(_ name: UnsafeRawBufferPointer) -> Bool {
-        if (count + 1) * 4 > slots.count * 3 { grow() }
-        let hash = Self.hash(name)
-        var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+    /// True when one more name would fill the table past three quarters: grow it first.
+    var isFull: Bool { (count + 1) * 4 > slots.count * 3 }
+
+    /// An empty table of `capacity` slots (a power of two).
+    init(capacity: Int = 1 << 12) {
+        slots = [UInt32](repeating: 0, count: capacity)
+    }
+
+    /// Adds `hash`; false when a name that may be the same was there.
+    mutating func insert(hash: UInt64) -> Bool {
+        let mask = slots.count - 1
+        let low = UInt32(truncatingIfNeeded: hash) | (UInt32(truncatingIfNeeded: hash) == 0 ? 1 : 0)
+        var slot = Int(truncatingIfNeeded: hash >> 32) & mask
         while slots[slot] != 0 {
-            if slots[slot] == hash { return false }
-            slot = (slot + 1) & (slots.count - 1)
+            if slots[slot] == low { return false }
+            slot = (slot + 1) & mask
         }
-        slots[slot] = hash
+        slots[slot] = low
         count += 1
         return true
     }
 
-    private mutating func grow() {
-        let old = slots
-        slots = [UInt64](repeating: 0, count: old.count * 2)
-        for hash in old where hash != 0 {
-            var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
-            while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
-            slots[slot] = hash
-        }
-    }
-
-    /// FNV-1a, then mixed (splitmix64's finalizer) so that the low bits index well.
+    /// FNV-1a, then mixed (splitmix64's finalizer) so that all bits depend on every byte.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
         hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
-        hash ^= hash >> 31
-        return hash == 0 ? 1 : hash
+        return hash ^ (hash >> 31)
     }
 }

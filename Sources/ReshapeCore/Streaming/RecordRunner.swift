@@ -46,7 +46,7 @@ final class RecordRunner: @unchecked Sendable {
         let rawDepth = pretty ? nil : RawAccess.rawDepth(for: Array(rules.operations[0..<streamed]))
         recordRawDepth = rawDepth.map { max(0, $0 - recordDepth) }
         fastPath = pretty
-            ? nil : RecordFastPath.make(for: rules.operations, route: route, kind: kind, chainDepth: chain.count)
+            ? nil : RecordFastPath.make(for: rules.operations, route: route, kind: kind, chain: chain)
         fastDepth = limits.maxDepth - max(recordDepth, route.outputChain.count + 1)
     }
 

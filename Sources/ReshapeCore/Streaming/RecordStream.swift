@@ -38,6 +38,8 @@ final class RecordStream {
     private var recordsWritten = 0
     /// Steps of work of the records written so far: the work limit bounds the whole stream.
     private var work = 0
+    /// The input before this offset has been given back (see `StreamSettings.releaseInput`).
+    private var released = 0
 
     /// Input bytes per batch: enough to make handing a batch over cheap.
     static let batchBytes = 1 << 19
@@ -67,6 +69,7 @@ final class RecordStream {
         }
         let plan = self.plan
         scan.accepts = { plan.route(for: $0).streamed > 0 }
+        scan.reread = settings.releaseInput
         var parser = JSONParser(
             text: text, allowDuplicateKeys: false, errorCode: .invalidJSON, rawDepth: nil, maxDepth: limits.maxDepth)
         parser.collection = scan
@@ -174,7 +177,8 @@ final class RecordStream {
         if let progress = settings.progress, !progress(done.inputEnd, text.count) {
             throw ReshapeError(.cancelled, "cancelled by the progress callback")
         }
-        settings.releaseInput?(done.inputEnd)
+        settings.releaseInput?(released..<done.inputEnd)
+        released = max(released, done.inputEnd)
     }
 
     // The collection as the parser met it, for `start`.

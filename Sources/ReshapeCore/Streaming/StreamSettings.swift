@@ -14,9 +14,9 @@ public struct StreamSettings: Sendable {
     /// With `ApplyOptions.skipInvalidLines`: called with each skipped line's error (its `line`
     /// is the line number).
     public var skippedLine: (@Sendable (ReshapeError) -> Void)?
-    /// Called with the input offset below which the engine no longer reads the input (a mapped
-    /// file gives those pages back).
-    var releaseInput: (@Sendable (Int) -> Void)?
+    /// Called with a range of the input the engine is done reading (a mapped file gives those
+    /// pages back).
+    var releaseInput: (@Sendable (Range<Int>) -> Void)?
     /// Records per batch handed to a thread (tests make it small to cross many batches).
     package var batchRecords = 4096
     /// Smaller inputs take the whole tree, which costs less than setting up a stream (tests make
