@@ -208,13 +208,16 @@ void reshape_rules_free(reshape_rules *rules);
 #define RESHAPE_INPUT_LINES 0x4u          /* JSON Lines in: each line is a document, reshaped on
                                              its own, its result written on a line of its own;
                                              lines of white space are skipped; an error names
-                                             the line in `line` (with `column` 0 for a rule) */
+                                             the line in `line` (with `column` 0 for a rule).
+                                             Not with RESHAPE_PRETTY. */
 #define RESHAPE_OUTPUT_LINES 0x8u         /* JSON Lines out: the resulting collection, one record
                                              per line; the result must be an array, or an object
                                              whose one member is an array, else
                                              RESHAPE_INVALID_ARGUMENT. Not with RESHAPE_PRETTY. */
-#define RESHAPE_SKIP_INVALID_LINES 0x10u  /* with RESHAPE_INPUT_LINES: a line that is not valid
-                                             JSON is skipped instead of failing the call */
+#define RESHAPE_SKIP_INVALID_LINES 0x10u  /* with RESHAPE_INPUT_LINES (alone it is
+                                             RESHAPE_INVALID_ARGUMENT): a line that is not valid
+                                             JSON is skipped instead of failing the call; a line
+                                             whose rules fail still fails it */
 
 /*
  * Reshapes a JSON document with compiled rules.
@@ -223,7 +226,10 @@ void reshape_rules_free(reshape_rules *rules);
  * input, input_len: the document as UTF-8 JSON text; need not be NUL-terminated; not kept after
  *   the call. input must not be NULL; input_len 0 is an empty (invalid) document.
  * flags: RESHAPE_PRETTY, RESHAPE_ALLOW_DUPLICATE_KEYS, RESHAPE_INPUT_LINES, RESHAPE_OUTPUT_LINES,
- *   RESHAPE_SKIP_INVALID_LINES, or 0; other bits are RESHAPE_INVALID_ARGUMENT.
+ *   RESHAPE_SKIP_INVALID_LINES, or 0; other bits, and the combinations the flags refuse, are
+ *   RESHAPE_INVALID_ARGUMENT. Inputs of 64 KiB and more that are one collection of records are
+ *   reshaped record by record (on the calling thread; see reshape_apply_file() for threads),
+ *   with the same result.
  * out: receives the reshaped document, UTF-8 JSON, NUL-terminated (it never contains a NUL byte
  *   of its own: U+0000 is written escaped). Untouched on failure. Must not be NULL.
  * out_len: receives its length in bytes, without the terminating NUL. May be NULL.

@@ -9,6 +9,7 @@ b'[1,2]'
 """
 
 from ._errors import (
+    Cancelled,
     InternalError,
     InvalidArgument,
     InvalidJSON,
@@ -20,11 +21,13 @@ from ._errors import (
 )
 from ._limits import Limits
 from ._native import LibraryNotFound, library_version
-from ._rules import Data, Rules, RulesSpec, apply
+from ._rules import Data, FileArgument, ProgressCallback, Rules, RulesSpec, apply
 from ._version import __version__
 
 __all__ = [
+    "Cancelled",
     "Data",
+    "FileArgument",
     "InternalError",
     "InvalidArgument",
     "InvalidJSON",
@@ -33,6 +36,7 @@ __all__ = [
     "LimitExceeded",
     "Limits",
     "OutOfMemory",
+    "ProgressCallback",
     "ReshapeError",
     "RuleFailed",
     "Rules",

@@ -1,6 +1,6 @@
 """Errors: one base class carrying where a failure happened, one subclass per kind."""
 
-from typing import Dict, Type
+from typing import Dict, Optional, Type
 
 
 class ReshapeError(ValueError):
@@ -8,7 +8,7 @@ class ReshapeError(ValueError):
 
     Attributes:
         code: the stable name of the failure ("invalid_json", "rule_failed", ...).
-        status: the C API's status number.
+        status: the C API's status number (also a class attribute: ``Cancelled.status == 8``).
         rule: the 1-based index of the failing rule, or 0.
         path: the RFC 9535 normalized path of the failing value (``$['users']['u1']``), or "".
         line, column, position: where JSON text could not be read (1-based line, 1-based column in
@@ -17,12 +17,13 @@ class ReshapeError(ValueError):
     """
 
     code = "internal"
+    status = 7
 
-    def __init__(self, message: str, *, status: int = 7, rule: int = 0, path: str = "", line: int = 0,
+    def __init__(self, message: str, *, status: Optional[int] = None, rule: int = 0, path: str = "", line: int = 0,
                  column: int = 0, position: int = 0) -> None:
         super().__init__(message)
         self.message = message
-        self.status = status
+        self.status = type(self).status if status is None else status
         self.rule = rule
         self.path = path
         self.line = line
@@ -37,42 +38,61 @@ class InvalidJSON(ReshapeError):
     """The input is not valid JSON (or has a duplicate member name)."""
 
     code = "invalid_json"
+    status = 1
 
 
 class InvalidRules(ReshapeError):
     """The rules document is not valid JSON or breaks the rules contract."""
 
     code = "invalid_rules"
+    status = 2
 
 
 class RuleFailed(ReshapeError):
     """A rule met a value it cannot reshape."""
 
     code = "rule_failed"
+    status = 3
 
 
 class LimitExceeded(ReshapeError):
     """The input goes beyond a documented limit (nesting deeper than 1000 levels)."""
 
     code = "limit_exceeded"
+    status = 4
 
 
 class InvalidArgument(ReshapeError, TypeError):
     """The library was called with an argument it does not accept."""
 
     code = "invalid_argument"
+    status = 5
 
 
 class OutOfMemory(ReshapeError, MemoryError):
     """Memory ran out inside the library."""
 
     code = "out_of_memory"
+    status = 6
 
 
 class InternalError(ReshapeError):
     """A bug in Reshape; please report it."""
 
     code = "internal"
+    status = 7
+
+
+class Cancelled(ReshapeError):
+    """A progress callback asked the library to stop (status 8, "cancelled").
+
+    `Rules.apply_file` does not raise it for its own ``progress`` callable: an exception that
+    callable raises cancels the call and is then raised itself, unchanged. This class stands for
+    the library's status wherever no Python exception caused it.
+    """
+
+    code = "cancelled"
+    status = 8
 
 
 BY_STATUS: Dict[int, Type[ReshapeError]] = {
@@ -83,4 +103,5 @@ BY_STATUS: Dict[int, Type[ReshapeError]] = {
     5: InvalidArgument,
     6: OutOfMemory,
     7: InternalError,
+    8: Cancelled,
 }

@@ -7,8 +7,9 @@ then the system (ctypes.util.find_library). The public modules never use ctypes 
 import ctypes
 import ctypes.util
 import os
+import sys
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from ._version import __version__
 
@@ -16,6 +17,11 @@ PACKAGED_LIBRARY = Path(__file__).resolve().parent / "_lib" / "libreshape.so"
 
 RESHAPE_PRETTY = 0x1
 RESHAPE_ALLOW_DUPLICATE_KEYS = 0x2
+RESHAPE_INPUT_LINES = 0x4
+RESHAPE_OUTPUT_LINES = 0x8
+RESHAPE_SKIP_INVALID_LINES = 0x10
+
+RESHAPE_CANCELLED = 8
 
 
 class Error(ctypes.Structure):
@@ -45,6 +51,24 @@ class Limits(ctypes.Structure):
         ("max_selected", ctypes.c_size_t),
         ("max_output_bytes", ctypes.c_size_t),
         ("max_work", ctypes.c_size_t),
+    ]
+
+
+RESHAPE_FILE_OPTIONS_VERSION = 1
+
+#: reshape_progress_fn: int (*)(uint64_t bytes_done, uint64_t bytes_total, void *user_data); a
+#: nonzero return cancels the call.
+ProgressFunction = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_void_p)
+
+
+class FileOptions(ctypes.Structure):
+    """struct reshape_file_options, as include/reshape.h declares it (version 1)."""
+
+    _fields_ = [
+        ("version", ctypes.c_uint),
+        ("jobs", ctypes.c_uint),
+        ("progress", ProgressFunction),
+        ("progress_data", ctypes.c_void_p),
     ]
 
 
@@ -111,6 +135,24 @@ lib.reshape_apply.argtypes = [
     ctypes.POINTER(Error),
 ]
 lib.reshape_apply.restype = ctypes.c_int
+lib.reshape_apply_file.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.c_uint,
+    ctypes.POINTER(FileOptions),
+    ctypes.POINTER(Error),
+]
+lib.reshape_apply_file.restype = ctypes.c_int
+lib.reshape_apply_fd.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_uint,
+    ctypes.POINTER(FileOptions),
+    ctypes.POINTER(Error),
+]
+lib.reshape_apply_fd.restype = ctypes.c_int
 lib.reshape_free.argtypes = [ctypes.c_void_p]
 lib.reshape_free.restype = None
 
@@ -164,6 +206,86 @@ def apply(handle: int, data: bytes, flags: int) -> Tuple[int, Optional[bytes], E
         return status, ctypes.string_at(out.value, out_length.value), error
     finally:
         free(out.value)
+
+
+class Progress:
+    """A Python progress callable as a reshape_progress_fn, for one call of the library.
+
+    The library calls it on the calling thread (which takes the GIL again for the call). An
+    exception cannot cross the C frames: one the callable raises, of any kind, is kept in `raised`
+    and the C function returns 1, which cancels the call; the caller re-raises it once the library
+    has returned. After an exception the callable is not called again.
+
+    A signal handler's exception (KeyboardInterrupt on Ctrl-C) is raised by Python as the callback
+    is entered, before any of its code can catch it; ctypes then hands it to sys.unraisablehook and
+    returns an undefined value. `install_unraisable_hook` catches it there and keeps it in `raised`
+    too, so the next call cancels and the exception is re-raised all the same. With `report` None
+    the callback does nothing else: it only gives signal handlers a chance to run during a long
+    call, which otherwise holds them back until it returns.
+    """
+
+    def __init__(self, report: Optional[Callable[[int, int], object]]) -> None:
+        self.report = report
+        self.raised: Optional[BaseException] = None
+        # The ctypes thunk must live as long as the library may call it: it is kept here, and the
+        # caller keeps this object until the call has returned.
+        self.function = ProgressFunction(self._call)
+
+    def _call(self, done: int, total: int, data: Optional[int]) -> int:
+        if self.raised is not None:
+            return 1
+        try:
+            if self.report is not None:
+                self.report(done, total)
+        except BaseException as error:  # noqa: B902 - re-raised by the caller, whatever it is
+            self.raised = error
+            return 1
+        return 0
+
+
+def _keeps_progress_exceptions(previous: "Callable[[Any], object]") -> "Callable[[Any], object]":
+    def hook(unraisable: Any) -> None:
+        owner = getattr(unraisable.object, "__self__", None)
+        if isinstance(owner, Progress) and unraisable.exc_value is not None:
+            if owner.raised is None:
+                owner.raised = unraisable.exc_value
+            return
+        previous(unraisable)
+
+    hook.reshape_keeps_progress_exceptions = True  # type: ignore[attr-defined]
+    return hook
+
+
+def install_unraisable_hook() -> None:
+    """Puts a hook in front of sys.unraisablehook that keeps a Progress callback's exception.
+
+    Everything else goes on to the hook that was there. Installed again by each call that needs
+    it, in case the program (or pytest) replaced the hook in the meantime.
+    """
+    if not getattr(sys.unraisablehook, "reshape_keeps_progress_exceptions", False):
+        sys.unraisablehook = _keeps_progress_exceptions(sys.unraisablehook)
+
+
+def file_options(jobs: int, progress: Optional[Progress]) -> FileOptions:
+    """A struct reshape_file_options of the version this module declares."""
+    options = FileOptions(RESHAPE_FILE_OPTIONS_VERSION, jobs)
+    if progress is not None:
+        options.progress = progress.function
+    return options
+
+
+def apply_file(handle: int, source: bytes, destination: bytes, flags: int, options: FileOptions) -> Tuple[int, Error]:
+    """reshape_apply_file: (status, error). The paths are file system encoded bytes."""
+    error = Error()
+    status = lib.reshape_apply_file(handle, source, destination, flags, ctypes.byref(options), ctypes.byref(error))
+    return status, error
+
+
+def apply_fd(handle: int, source: int, destination: int, flags: int, options: FileOptions) -> Tuple[int, Error]:
+    """reshape_apply_fd: (status, error). Both descriptors stay open and belong to the caller."""
+    error = Error()
+    status = lib.reshape_apply_fd(handle, source, destination, flags, ctypes.byref(options), ctypes.byref(error))
+    return status, error
 
 
 def free(buffer: Optional[int]) -> None:

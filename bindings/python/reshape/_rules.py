@@ -1,16 +1,19 @@
 """Compiled rules and the functions that apply them."""
 
+import io
 import json
 import math
 import os
+import socket
+import tempfile
 import threading
 import weakref
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, List, Mapping, Optional, Union
+from typing import Any, BinaryIO, Callable, List, Mapping, Optional, Tuple, Union
 
 from . import _native
-from ._errors import BY_STATUS, InternalError, InvalidRules, ReshapeError
+from ._errors import BY_STATUS, InternalError, InvalidArgument, InvalidRules, ReshapeError
 from ._limits import Limits
 
 #: What `Rules` accepts: a list of rule dicts, a dict with "rules", JSON text (str or bytes), or a
@@ -18,6 +21,16 @@ from ._limits import Limits
 RulesSpec = Union[List[Mapping[str, Any]], Mapping[str, Any], str, bytes, "os.PathLike[str]"]
 #: What `apply` accepts: UTF-8 JSON text.
 Data = Union[bytes, bytearray, memoryview, str]
+#: A path to a file: str, bytes or os.PathLike.
+PathArgument = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+#: What `Rules.apply_file` reads and writes: a path, or a binary file object (open in binary mode,
+#: or any object with binary ``read`` / ``write``, like io.BytesIO).
+FileArgument = Union[PathArgument, BinaryIO]
+#: What `Rules.apply_file` calls with ``(bytes_done, bytes_total)``; its return value is ignored.
+ProgressCallback = Callable[[int, int], object]
+
+_MAX_JOBS = 2**32 - 1  # jobs is a C unsigned int
+_COPY_CHUNK = 1 << 20
 
 
 def _error(status: int, error: "_native.Error") -> ReshapeError:
@@ -79,6 +92,93 @@ def _parse_float(text: str) -> Union[float, Decimal]:
     return Decimal(text)
 
 
+def _flags(*, pretty: bool, allow_duplicate_keys: bool, input_lines: bool = False, output_lines: bool = False,
+           skip_invalid_lines: bool = False) -> int:
+    """The C API's flag bits for the keyword options."""
+    return (
+        (_native.RESHAPE_PRETTY if pretty else 0)
+        | (_native.RESHAPE_ALLOW_DUPLICATE_KEYS if allow_duplicate_keys else 0)
+        | (_native.RESHAPE_INPUT_LINES if input_lines else 0)
+        | (_native.RESHAPE_OUTPUT_LINES if output_lines else 0)
+        | (_native.RESHAPE_SKIP_INVALID_LINES if skip_invalid_lines else 0)
+    )
+
+
+def _jobs(jobs: Optional[int]) -> int:
+    """reshape_file_options.jobs: None is 0, the library's default of one thread per core."""
+    if jobs is None:
+        return 0
+    if not isinstance(jobs, int) or isinstance(jobs, bool):
+        raise TypeError(f"jobs must be a positive int or None, not {type(jobs).__name__}")
+    if not 1 <= jobs <= _MAX_JOBS:
+        raise ValueError(f"jobs must be a positive int or None, not {jobs!r}")
+    return jobs
+
+
+_PATH_TYPES = (str, bytes, os.PathLike)
+
+
+def _descriptor(file: object) -> Optional[int]:
+    """The descriptor that carries a file object's bytes as they are, or None.
+
+    Only a file (io.FileIO) or a socket (socket.SocketIO), alone or under the standard buffered
+    classes, as open() and socket.makefile() make them. Other objects may have a fileno() whose
+    bytes are not theirs (gzip.GzipFile gives the compressed file's), or none (io.BytesIO).
+    """
+    raw = file.raw if isinstance(file, (io.BufferedReader, io.BufferedWriter, io.BufferedRandom)) else file
+    if not isinstance(raw, (io.FileIO, socket.SocketIO)):
+        return None
+    try:
+        descriptor = raw.fileno()
+    except io.UnsupportedOperation:
+        return None
+    return descriptor if descriptor >= 0 else None
+
+
+def _check_file(file: object, name: str, method: str) -> None:
+    if isinstance(file, io.TextIOBase):
+        hint = " (for sys.stdin and sys.stdout, pass their .buffer)" if hasattr(file, "buffer") else ""
+        raise TypeError(f"{name} must be a path or a binary file object, not a text file{hint}")
+    if not callable(getattr(file, method, None)):
+        raise TypeError(f"{name} must be a path or a binary file object with {method}(), not {type(file).__name__}")
+
+
+def _safe_text(text: str) -> str:
+    """`text` as the library's messages show it: control, separator and bidi characters escaped."""
+    out = []
+    for character in text:
+        code = ord(character)
+        if character == "\n":
+            out.append("\\n")
+        elif character == "\t":
+            out.append("\\t")
+        elif character == "\r":
+            out.append("\\r")
+        elif (code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029, 0x200E, 0x200F)
+              or 0x202A <= code <= 0x202E or 0x2066 <= code <= 0x2069):
+            out.append(f"\\u{code:04X}")
+        else:
+            out.append(character)
+    return "".join(out)
+
+
+def _cannot_read(path: PathArgument, error: OSError) -> InvalidArgument:
+    """The library's error for an input file it cannot read, for the files this module opens."""
+    reason = os.strerror(error.errno) if error.errno else str(error)
+    name = _safe_text(os.fsencode(path).decode("utf-8", "replace"))  # the library reads a path as UTF-8, repaired
+    return InvalidArgument(f"invalid_argument: cannot read input file '{name}': {reason}", status=5)
+
+
+def _write_all(file: Any, data: bytes) -> None:
+    """Writes all of `data` to a file object, also one whose write() may take only a part."""
+    view = memoryview(data)
+    while view:
+        written = file.write(view)
+        if written is None:  # a non-blocking raw stream that could take nothing; BufferedIO never does this
+            raise BlockingIOError("dst could not take the output without blocking")
+        view = view[written:]
+
+
 def _native_limits(limits: Optional[Limits]) -> "Optional[_native.Limits]":
     if limits is None:
         return None
@@ -122,34 +222,221 @@ class Rules:
         self._closed = False
         self._finalizer = weakref.finalize(self, _native.rules_free, handle)
 
-    def apply(self, data: Data, *, pretty: bool = False, allow_duplicate_keys: bool = False) -> bytes:
-        """Reshapes a JSON document.
+    def apply(self, data: Data, *, pretty: bool = False, allow_duplicate_keys: bool = False, input_lines: bool = False,
+              output_lines: bool = False, skip_invalid_lines: bool = False) -> bytes:
+        """Reshapes a JSON document (or, with ``input_lines``, each line of a JSON Lines text).
 
         Args:
             data: UTF-8 JSON text (bytes, bytearray, memoryview or str).
-            pretty: indent the output with two spaces.
+            pretty: indent the output with two spaces. Not with ``input_lines`` or ``output_lines``.
             allow_duplicate_keys: let the last of duplicate member names win instead of failing.
+            input_lines: JSON Lines in (https://jsonlines.org): each line is a document, reshaped on
+                its own, its result written on a line of its own; lines of white space are skipped.
+                An error gives the line number in ``line`` (and ``column`` 0 for a rule's error).
+            output_lines: JSON Lines out: the resulting collection, one record per line. The result
+                must be an array, or an object whose one member is an array (``keyedToArray`` with
+                ``wrapIn``), else InvalidArgument.
+            skip_invalid_lines: with ``input_lines``, skip a line that is not valid JSON instead of
+                failing.
 
         Returns:
-            The reshaped document as UTF-8 JSON text.
+            The reshaped document as UTF-8 JSON text (JSON Lines with the lines options).
 
         Raises:
             InvalidJSON, RuleFailed, LimitExceeded: with ``rule``, ``path``, ``line``, ``column``,
                 ``position`` set where they apply.
+            InvalidArgument: options that do not go together (``pretty`` with JSON Lines), or a
+                result that is not a collection with ``output_lines``.
             ValueError: the rules were closed.
         """
-        flags = (_native.RESHAPE_PRETTY if pretty else 0) | (_native.RESHAPE_ALLOW_DUPLICATE_KEYS if allow_duplicate_keys else 0)
+        flags = _flags(pretty=pretty, allow_duplicate_keys=allow_duplicate_keys, input_lines=input_lines,
+                       output_lines=output_lines, skip_invalid_lines=skip_invalid_lines)
         return self._apply(_data_bytes(data), flags)
 
-    def apply_loads(self, data: Data, *, allow_duplicate_keys: bool = False) -> Any:
+    def apply_loads(self, data: Data, *, allow_duplicate_keys: bool = False, input_lines: bool = False,
+                    output_lines: bool = False, skip_invalid_lines: bool = False) -> Any:
         """Reshapes a JSON document and returns it as Python objects.
 
         Objects become dicts in member order; integers of any size become ints; a real that a float
         cannot hold exactly (``1e400``, ``0.1000000000000000000001``) and ``-0`` become Decimals
         rather than changing their value.
+
+        With ``input_lines`` or ``output_lines`` (see `apply`) the output is JSON Lines, and the
+        result is a list: the value of each line, in order.
         """
-        output = self.apply(data, allow_duplicate_keys=allow_duplicate_keys)
+        output = self.apply(data, allow_duplicate_keys=allow_duplicate_keys, input_lines=input_lines,
+                            output_lines=output_lines, skip_invalid_lines=skip_invalid_lines)
+        if input_lines or output_lines:
+            return [json.loads(line, parse_float=_parse_float, parse_int=_parse_int) for line in output.splitlines() if line]
         return json.loads(output, parse_float=_parse_float, parse_int=_parse_int)
+
+    def apply_file(self, src: FileArgument, dst: FileArgument, *, jobs: Optional[int] = None,
+                   progress: Optional[ProgressCallback] = None, pretty: bool = False, allow_duplicate_keys: bool = False,
+                   input_lines: bool = False, output_lines: bool = False, skip_invalid_lines: bool = False) -> None:
+        """Reshapes a file into a file, streaming: for large inputs, with bounded memory and threads.
+
+        The output has the same bytes as `apply` on the input, or the call raises the same error.
+        A regular input file is mapped rather than read into memory; when the document is one
+        collection of records (a Firebase object, a top-level array, an array in an envelope),
+        records are reshaped in batches on ``jobs`` threads and written as they are done. The GIL is
+        released while the library works (except while ``progress`` runs).
+
+        Args:
+            src: the input: a path, or a binary file object. A file object is read from its current
+                position to its end; a seekable one is left at its end afterwards.
+            dst: the output: a path, or a binary file object.
+
+                * A path is replaced only on success, all at once (through a temporary file in its
+                  directory): it keeps its permissions, owner and group, and a symbolic link's target
+                  is replaced. On failure it is untouched. A device or a pipe (``/dev/null``) is
+                  written as the output comes.
+                * A file or socket object (``open(..., "wb")``, ``sys.stdout.buffer``,
+                  ``socket.makefile("wb")``) is flushed, then its descriptor is written at its
+                  position, as the output comes: **on failure it may have received a prefix of the
+                  output** (and nothing after the failure). Afterwards, success or not, a seekable
+                  one is positioned after what was written, so writing on through the file object
+                  continues the output.
+                * Any other file object (io.BytesIO, gzip.GzipFile, wrappers) receives the whole
+                  output with ``write()``, on success only.
+
+            jobs: threads that reshape records; None (the default) is one per core. The output is
+                the same for any number.
+            progress: called on the calling thread as ``progress(bytes_done, bytes_total)``, about
+                every half megabyte of input and once at the end with ``bytes_done == bytes_total``;
+                ``bytes_total`` is the input's size from its starting position. Its return value
+                is ignored. To stop the work, raise an exception from it: the call is cancelled and
+                the exception propagates from `apply_file` unchanged (the same object and
+                traceback), with ``dst`` as for any failure. An exception from the final call
+                (``bytes_done == bytes_total``) still propagates, though the work is then done and
+                ``dst`` written. KeyboardInterrupt (Ctrl-C), or any exception of a signal handler,
+                stops the call the same way, with or without ``progress``, at its next report.
+            pretty, allow_duplicate_keys, input_lines, output_lines, skip_invalid_lines: as for
+                `apply`.
+
+        Where the work is done:
+
+        * Both paths: the library reads and writes the files itself.
+        * ``dst`` a file or socket object, ``src`` a path or a file or socket object: the library
+          reads and writes their descriptors. A pipe or socket ``src`` is read through its
+          descriptor, so bytes that the Python file object has already buffered from it (after
+          ``peek()`` or ``readline()``) are not seen: pass such input unread.
+        * ``dst`` a path, ``src`` a file object: ``src`` is first copied, through Python, into a
+          temporary file (in ``tempfile.gettempdir()``), which the library then reshapes into
+          ``dst``, so that ``dst`` is still replaced only on success. Pass a path as ``src`` to
+          avoid the copy.
+        * Otherwise (``dst`` or ``src`` another kind of file object, ``dst`` not a path): the input
+          is read into memory and reshaped by `apply`; ``jobs`` has no effect, and ``progress`` is
+          called once, at the end, before anything is written.
+
+        Raises:
+            InvalidJSON, RuleFailed, LimitExceeded: as `apply`.
+            InvalidArgument: a file cannot be read or written (the message gives the system's
+                reason), or options that do not go together (as `apply`).
+            TypeError: ``src`` or ``dst`` is not a path or a binary file object (a text file is
+                refused), or ``jobs`` is not an int; ValueError: ``jobs`` is below 1, or the rules
+                were closed.
+            Cancelled: the library reported a cancellation that no exception of ``progress``
+                caused (not expected).
+            Whatever ``progress`` raises.
+        """
+        flags = _flags(pretty=pretty, allow_duplicate_keys=allow_duplicate_keys, input_lines=input_lines,
+                       output_lines=output_lines, skip_invalid_lines=skip_invalid_lines)
+        threads = _jobs(jobs)
+        if self._closed:
+            raise ValueError("these rules are closed")
+        if progress is not None and not callable(progress):
+            raise TypeError(f"progress must be callable or None, not {type(progress).__name__}")
+        if not isinstance(src, _PATH_TYPES):
+            _check_file(src, "src", "read")
+        if not isinstance(dst, _PATH_TYPES):
+            _check_file(dst, "dst", "write")
+
+        if isinstance(dst, _PATH_TYPES):
+            if isinstance(src, _PATH_TYPES):
+                self._apply_paths(src, dst, flags, threads, progress)
+                return
+            # The library replaces a path only when it reads a path: copy the input to a file.
+            with tempfile.NamedTemporaryFile(prefix="reshape-input-", suffix=".json") as copy:
+                _copy_from(src, copy)
+                copy.flush()
+                self._apply_paths(copy.name, dst, flags, threads, progress)
+            return
+
+        dst_descriptor = _descriptor(dst)
+        if dst_descriptor is not None and isinstance(src, _PATH_TYPES):
+            try:
+                opened = os.open(src, os.O_RDONLY | os.O_CLOEXEC)
+            except OSError as error:
+                raise _cannot_read(src, error) from None
+            try:
+                self._apply_descriptors(opened, None, dst_descriptor, dst, flags, threads, progress)
+            finally:
+                os.close(opened)
+            return
+        src_descriptor = None if isinstance(src, _PATH_TYPES) else _descriptor(src)
+        if dst_descriptor is not None and src_descriptor is not None:
+            self._apply_descriptors(src_descriptor, src, dst_descriptor, dst, flags, threads, progress)
+            return
+
+        # In memory: dst has no descriptor, or src has none.
+        if isinstance(src, _PATH_TYPES):
+            try:
+                with open(src, "rb") as file:
+                    data = file.read()
+            except OSError as error:
+                raise _cannot_read(src, error) from None
+        else:
+            read = src.read()
+            if not isinstance(read, (bytes, bytearray, memoryview)):
+                raise TypeError(f"src.read() must return bytes, not {type(read).__name__}")
+            data = bytes(read)
+        output = self._apply(data, flags)
+        if progress is not None:
+            progress(len(data), len(data))
+        _write_all(dst, output)
+
+    def _apply_paths(self, src: PathArgument, dst: PathArgument, flags: int, jobs: int,
+                     progress: Optional[ProgressCallback]) -> None:
+        source, destination = os.fsencode(src), os.fsencode(dst)
+        if b"\0" in source or b"\0" in destination:
+            raise ValueError("embedded null byte in a path")
+        self._apply_streaming(lambda handle, options: _native.apply_file(handle, source, destination, flags, options),
+                              jobs, progress)
+
+    def _apply_descriptors(self, src: int, src_file: Optional[Any], dst: int, dst_file: Any, flags: int, jobs: int,
+                           progress: Optional[ProgressCallback]) -> None:
+        # The library reads the descriptor from its offset and writes at the other's: first make
+        # them agree with the file objects, whose buffers may hold read-ahead or unwritten bytes.
+        src_seekable = src_file is not None and _seekable(src_file)
+        if src_file is not None and src_seekable:
+            os.lseek(src, src_file.tell(), os.SEEK_SET)
+        dst_file.flush()
+        try:
+            self._apply_streaming(lambda handle, options: _native.apply_fd(handle, src, dst, flags, options), jobs, progress)
+        finally:
+            # Then make the file objects agree with the descriptors again: a buffered file object
+            # caches its position, and would otherwise read or write at a stale one.
+            if src_file is not None and src_seekable:
+                src_file.seek(0, os.SEEK_END)
+            if _seekable(dst_file):
+                dst_file.seek(os.lseek(dst, 0, os.SEEK_CUR), os.SEEK_SET)
+
+    def _apply_streaming(self, call: "Callable[[int, _native.FileOptions], Tuple[int, _native.Error]]", jobs: int,
+                         progress: Optional[ProgressCallback]) -> None:
+        # Always a callback, so that Ctrl-C (any signal handler's exception) stops a long call.
+        reporter = _native.Progress(progress)
+        _native.install_unraisable_hook()
+        options = _native.file_options(jobs, reporter)
+        handle = self._acquire()
+        try:
+            status, error = call(handle, options)
+        finally:
+            self._release()
+        if reporter.raised is not None:
+            raised, reporter.raised = reporter.raised, None
+            raise raised
+        if status != 0:
+            raise _error(status, error)
 
     def _apply(self, data: bytes, flags: int) -> bytes:
         handle = self._acquire()
@@ -188,10 +475,30 @@ class Rules:
                 self._finalizer()
 
 
-def apply(spec: RulesSpec, data: Data, *, pretty: bool = False, allow_duplicate_keys: bool = False) -> bytes:
+def _seekable(file: Any) -> bool:
+    seekable = getattr(file, "seekable", None)
+    return bool(seekable()) if callable(seekable) else False
+
+
+def _copy_from(src: Any, copy: Any) -> None:
+    """Copies a file object's bytes, from its position to its end, into `copy`."""
+    while True:
+        chunk = src.read(_COPY_CHUNK)
+        if chunk is None:  # a non-blocking raw stream with nothing ready
+            raise BlockingIOError("src has no data ready; pass a blocking file object")
+        if not isinstance(chunk, (bytes, bytearray, memoryview)):
+            raise TypeError(f"src.read() must return bytes, not {type(chunk).__name__}")
+        if not chunk:
+            return
+        copy.write(chunk)
+
+
+def apply(spec: RulesSpec, data: Data, *, pretty: bool = False, allow_duplicate_keys: bool = False,
+          input_lines: bool = False, output_lines: bool = False, skip_invalid_lines: bool = False) -> bytes:
     """Compiles `spec` and reshapes `data` once. Keep a `Rules` to reshape many documents.
 
     See `Rules` and `Rules.apply` for the arguments and errors.
     """
     with Rules(spec) as rules:
-        return rules.apply(data, pretty=pretty, allow_duplicate_keys=allow_duplicate_keys)
+        return rules.apply(data, pretty=pretty, allow_duplicate_keys=allow_duplicate_keys, input_lines=input_lines,
+                           output_lines=output_lines, skip_invalid_lines=skip_invalid_lines)
