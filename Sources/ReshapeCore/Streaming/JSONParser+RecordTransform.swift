@@ -21,15 +21,26 @@ extension JSONParser {
     }
 
     /// What each member name seen so far is written as, looked up by its bytes without allocating.
-    /// Holds up to `capacity` names; later ones are renamed each time. One per thread.
-    final class RenameCache {
+    /// Holds up to `capacity` names; later ones are renamed each time. One per thread. A struct,
+    /// not a class: a class's stored properties pay a dynamic exclusivity check on every access.
+    struct RenameCache {
         private static let capacity = 4096
-        private var slots = [Int32](repeating: -1, count: 2 * RenameCache.capacity)
+        /// Empty and allocating nothing: what stands in `NameScratch` while the cache is in use.
+        static let placeholder = RenameCache(slots: [])
+        private var slots: [Int32]
         private var entries: [(hash: UInt64, name: Range<Int>, written: Range<Int>?)] = []
         /// Names and what they are written as.
         private(set) var store: [UInt8] = []
         /// A name renamed without being kept (the cache is full).
         private(set) var spare: [UInt8] = []
+
+        init() {
+            slots = [Int32](repeating: -1, count: 2 * RenameCache.capacity)
+        }
+
+        private init(slots: [Int32]) {
+            self.slots = slots
+        }
 
         /// Where to find what a name is written as.
         enum Found {
@@ -38,24 +49,20 @@ extension JSONParser {
             case spare
         }
 
-        private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return hash
-        }
-
         /// What `name` is written as after `fast`'s renamings, renaming it only the first time.
-        func lookup(_ name: ArraySlice<UInt8>, _ fast: RecordFastPath) -> Found {
-            let hash = Self.hash(name)
+        /// - Parameter hash: `RecordNames.hash(name)`.
+        mutating func lookup(_ name: UnsafeRawBufferPointer, hash: UInt64, _ fast: RecordFastPath) -> Found {
             var slot = Int(hash % UInt64(slots.count))
             while slots[slot] >= 0 {
                 let entry = entries[Int(slots[slot])]
-                if entry.hash == hash && store[entry.name].elementsEqual(name) {
+                if entry.hash == hash,
+                    store.withUnsafeBytes({ UnsafeRawBufferPointer(rebasing: $0[entry.name]).elementsEqual(name) })
+                {
                     return entry.written.map { .stored($0) } ?? .unchanged
                 }
                 slot = (slot + 1) % slots.count
             }
-            let changed = name.withUnsafeBytes { fast.renamed($0, into: &spare) }
+            let changed = fast.renamed(name, into: &spare)
             guard entries.count < Self.capacity else { return changed ? .spare : .unchanged }
             let nameStart = store.count
             store.append(contentsOf: name)
@@ -220,38 +227,51 @@ extension JSONParser {
             scratch.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[span.start..<span.end]))
         }
         let read = readStart..<scratch.bytes.count
-        if isRecord, let idKey = fast.idKey, scratch.bytes[read].elementsEqual(idKey) { return false }
+        let readHash = scratch.bytes.withUnsafeBytes { RecordNames.hash(UnsafeRawBufferPointer(rebasing: $0[read])) }
+        if isRecord, let idKey = fast.idKey, readHash == fast.idKeyHash, scratch.bytes[read].elementsEqual(idKey) { return false }
         var written = read
+        var writtenHash = readHash
         var changed = false
         if !fast.renames.isEmpty {
-            let cache = scratch.cache
-            let start = scratch.bytes.count
-            switch cache.lookup(scratch.bytes[read], fast) {
+            var cache = RenameCache.placeholder
+            swap(&cache, &scratch.cache)
+            defer { swap(&cache, &scratch.cache) }
+            let found = scratch.bytes.withUnsafeBytes { cache.lookup(UnsafeRawBufferPointer(rebasing: $0[read]), hash: readHash, fast) }
+            switch found {
             case .unchanged:
                 break
             case .stored(let range):
-                scratch.bytes.append(contentsOf: cache.store[range])
+                cache.store.withUnsafeBytes { scratch.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
                 changed = true
             case .spare:
                 scratch.bytes.append(contentsOf: cache.spare)
                 changed = true
             }
-            if changed { written = start..<scratch.bytes.count }
-        }
-        let (readHash, writtenHash) = scratch.bytes.withUnsafeBytes { bytes in
-            let readHash = RecordNames.hash(UnsafeRawBufferPointer(rebasing: bytes[read]))
-            return (readHash, changed ? RecordNames.hash(UnsafeRawBufferPointer(rebasing: bytes[written])) : readHash)
-        }
-        for earlier in scratch.names[first...] {
-            if earlier.readHash == readHash, let earlierRead = earlier.read,
-                scratch.bytes[earlierRead].elementsEqual(scratch.bytes[read])
-            {
-                return false
-            }
-            if earlier.writtenHash == writtenHash, scratch.bytes[earlier.written].elementsEqual(scratch.bytes[written]) {
-                return false
+            if changed {
+                written = read.upperBound..<scratch.bytes.count
+                writtenHash = scratch.bytes.withUnsafeBytes { RecordNames.hash(UnsafeRawBufferPointer(rebasing: $0[written])) }
             }
         }
+        // Names are compared by hash first, and by bytes only when hashes agree.
+        let clash = scratch.bytes.withUnsafeBytes { bytes -> Bool in
+            var position = first
+            while position < scratch.names.count {
+                let earlier = scratch.names[position]
+                position += 1
+                if earlier.readHash == readHash, let earlierRead = earlier.read,
+                    UnsafeRawBufferPointer(rebasing: bytes[earlierRead]).elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[read]))
+                {
+                    return true
+                }
+                if earlier.writtenHash == writtenHash,
+                    UnsafeRawBufferPointer(rebasing: bytes[earlier.written]).elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[written]))
+                {
+                    return true
+                }
+            }
+            return false
+        }
+        if clash { return false }
         scratch.names.append((read: read, written: written, readHash: readHash, writtenHash: writtenHash))
         skipWhitespace()
         guard index < text.count, text[index] == UInt8(ascii: ":") else { return false }

@@ -21,6 +21,8 @@ struct RecordFastPath: Sendable {
     /// renamed by the renamings after it) and its name before that (to spot a record that has it).
     let idName: [UInt8]?
     let idKey: [UInt8]?
+    /// `RecordNames.hash(idKey)`, to compare names by hash first.
+    let idKeyHash: UInt64
     /// The id value is blank-checked when a `blankStringToNull` comes after `keyedToArray`.
     let idBlankCheck: (trim: Bool, enabled: Bool)
 
@@ -84,7 +86,9 @@ struct RecordFastPath: Sendable {
         }
         return RecordFastPath(
             nullEmptyObjects: nullEmpty, nullBlankStrings: nullBlank, trim: trim, renames: renames, idName: idName,
-            idKey: keyed.map { Array($0.idKey.utf8) }, idBlankCheck: blankAfterKeyed)
+            idKey: keyed.map { Array($0.idKey.utf8) },
+            idKeyHash: keyed.map { Array($0.idKey.utf8).withUnsafeBytes { RecordNames.hash($0) } } ?? 0,
+            idBlankCheck: blankAfterKeyed)
     }
 
     private static func converting(to target: ConvertKeys.Case) -> @Sendable (KeyBytes) -> [UInt8]? {
