@@ -21,7 +21,7 @@ extension Rules {
         let input = open(inputPath, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw InputFile.failure(inputPath, errno) }
         defer { close(input) }
-        try apply(fromDescriptor: input, toFile: outputPath, options: options, settings: settings)
+        try apply(from: input, named: inputPath, toFile: outputPath, options: options, settings: settings)
     }
 
     /// Reshapes what `input` reads (to its end) into `output`, written as it is made. Both stay
@@ -42,10 +42,17 @@ extension Rules {
         fromDescriptor input: Int32, toFile outputPath: String, options: ApplyOptions = [],
         settings: StreamSettings = StreamSettings(jobs: 0)
     ) throws(ReshapeError) {
+        try apply(from: input, named: "descriptor \(input)", toFile: outputPath, options: options, settings: settings)
+    }
+
+    /// `input` (named `name` in errors) into `outputPath`, replaced only on success.
+    private func apply(
+        from input: Int32, named name: String, toFile outputPath: String, options: ApplyOptions, settings: StreamSettings
+    ) throws(ReshapeError) {
         let output = try ReplacedFile(path: outputPath)
         do throws(ReshapeError) {
             try apply(
-                from: input, named: "descriptor \(input)", to: DescriptorSink(descriptor: output.descriptor, rewritable: true),
+                from: input, named: name, to: DescriptorSink(descriptor: output.descriptor, rewritable: true),
                 options: options, settings: settings)
             try output.commit(path: outputPath)
         } catch {

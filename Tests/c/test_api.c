@@ -26,11 +26,11 @@ static void test_versions(void) {
 
 static void test_status_names(void) {
     const char *names[] = {"ok", "invalid_json", "invalid_rules", "rule_failed", "limit_exceeded",
-                           "invalid_argument", "out_of_memory", "internal"};
-    for (int status = 0; status < 8; status++) {
+                           "invalid_argument", "out_of_memory", "internal", "cancelled"};
+    for (int status = 0; status < 9; status++) {
         CHECK(strcmp(reshape_status_name(status), names[status]) == 0, "status %d is %s", status, reshape_status_name(status));
     }
-    CHECK(strcmp(reshape_status_name(8), "unknown") == 0, "8");
+    CHECK(strcmp(reshape_status_name(9), "unknown") == 0, "9");
     CHECK(strcmp(reshape_status_name(-1), "unknown") == 0, "-1");
     CHECK(RESHAPE_INVALID_JSON == 1 && RESHAPE_INTERNAL == 7, "numbering");
 }

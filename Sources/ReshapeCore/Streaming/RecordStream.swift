@@ -63,7 +63,9 @@ final class RecordStream {
     var kind: RecordPlan.Kind? { runner?.kind }
 
     func run() throws(ReshapeError) -> Outcome {
-        defer { pool?.shutdown() }
+        // On failure (or cancellation) the batches still queued are dropped, not reshaped.
+        var finished = false
+        defer { pool?.shutdown(discardingQueued: !finished) }
         let scan = CollectionScan(chain: plan.inputChain) { [unowned self] (slice) throws(ReshapeError) in
             try self.take(slice)
         }
@@ -83,7 +85,10 @@ final class RecordStream {
                 throw error
             }
         }
-        guard let runner, let first else { return .tree(root) }
+        guard let runner, let first else {
+            finished = true
+            return .tree(root)
+        }
         defer { Make.release(root) }
         while written < submitted { try write(next()) }
         let envelope = try runner.envelopeOutput(root, first: first)
@@ -99,6 +104,7 @@ final class RecordStream {
             try output.write([UInt8(ascii: collectionIsObject ? "}" : "]")] + envelope.after)
         }
         try output.flush()
+        finished = true
         return .streamed(intermediate: intermediate)
     }
 
@@ -124,7 +130,7 @@ final class RecordStream {
     }
 
     private func take(_ slice: RecordSlice) throws(ReshapeError) {
-        if runner == nil {
+        if batch.slices.isEmpty {
             batchStart = slice.start
         }
         batch.slices.append(slice)

@@ -90,9 +90,14 @@ final class WorkerPool: @unchecked Sendable {
         return batch ?? RecordBatch(sequence: sequence)
     }
 
-    /// Lets the threads finish what is queued, then stops them.
-    func shutdown() {
+    /// Stops the threads once they have finished what is queued, or, `discardingQueued`, what
+    /// they have started (the stream failed: the rest is of no use).
+    func shutdown(discardingQueued: Bool = false) {
         pthread_mutex_lock(mutex)
+        if discardingQueued {
+            queue.removeAll()
+            queueHead = 0
+        }
         stopping = true
         pthread_cond_broadcast(workAvailable)
         pthread_mutex_unlock(mutex)
