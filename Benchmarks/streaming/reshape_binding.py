@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Reshape through its Python binding, file to file, as a script would call it.
+
+    python3 reshape_binding.py RULES INPUT OUTPUT [JOBS|memory]
+
+Uses Rules.apply_file(INPUT, OUTPUT, jobs=JOBS) when the binding has it; without JOBS, jobs keeps
+its default (None: one thread per core). A binding from before apply_file reads the whole input,
+calls Rules.apply and writes the result, and says so on standard error. run.py finds the package
+with PYTHONPATH and the library with RESHAPE_LIBRARY. With "memory" instead of JOBS, the in-memory
+API: read the whole input, Rules.apply, write (its peak memory is the figure wanted there).
+"""
+
+import inspect
+import sys
+from pathlib import Path
+
+import reshape
+
+
+def main():
+    rules_path, source, destination = sys.argv[1:4]
+    in_memory = len(sys.argv) > 4 and sys.argv[4] == "memory"
+    jobs = int(sys.argv[4]) if len(sys.argv) > 4 and not in_memory else None
+    rules = reshape.Rules(Path(rules_path).read_text(encoding="utf-8"))
+    apply_file = getattr(rules, "apply_file", None)
+    if in_memory:
+        Path(destination).write_bytes(rules.apply(Path(source).read_bytes()))
+    elif apply_file is None:
+        print("reshape_binding: no Rules.apply_file; used apply(read_bytes) + write_bytes", file=sys.stderr)
+        Path(destination).write_bytes(rules.apply(Path(source).read_bytes()))
+    elif jobs is not None and "jobs" in inspect.signature(apply_file).parameters:
+        apply_file(source, destination, jobs=jobs)
+    else:
+        apply_file(source, destination)
+
+
+if __name__ == "__main__":
+    main()
