@@ -24,8 +24,8 @@ struct ApplyCommand: ParsableCommand {
     @Flag(name: .long, help: "Let the last of duplicate member names win instead of failing.")
     var allowDuplicateKeys = false
 
-    @Option(name: .long, help: ArgumentHelp("Reshape records on N threads (default: one per core).", valueName: "N"))
-    var jobs: Int = 0
+    @Option(name: .long, help: ArgumentHelp("Reshape records on N threads (default, or 0: one per core).", valueName: "N"))
+    var jobs: Int? = nil
 
     @Flag(name: .long, inversion: .prefixedNo, help: "Show progress on standard error (default: when it is a terminal and the input is over 50 MB).")
     var progress: Bool? = nil
@@ -40,7 +40,7 @@ struct ApplyCommand: ParsableCommand {
     var skipInvalidLines = false
 
     func validate() throws {
-        guard jobs >= 0 else { throw ValidationError("--jobs must be 0 or more") }
+        guard (jobs ?? 0) >= 0 else { throw ValidationError("--jobs must be 0 or more") }
     }
 
     func run() throws {
@@ -53,7 +53,7 @@ struct ApplyCommand: ParsableCommand {
         if skipInvalidLines { options.insert(.skipInvalidLines) }
         let descriptor = try openInput(input)
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        var settings = StreamSettings(jobs: jobs)
+        var settings = StreamSettings(jobs: jobs ?? 0)
         settings.skippedLine = { error in
             FileHandle.standardError.write(Data("reshape: skipped an invalid line: \(error.description)\n".utf8))
         }
