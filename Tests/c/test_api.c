@@ -8,14 +8,6 @@
 #include "reshape.h"
 #include "test_support.h"
 
-static reshape_rules *compile(const char *spec) {
-    reshape_rules *rules = NULL;
-    reshape_error err;
-    int status = reshape_rules_new(spec, strlen(spec), &rules, &err);
-    CHECK(status == RESHAPE_OK, "compiling %s: %s", spec, err.message);
-    return rules;
-}
-
 static void test_versions(void) {
     char expected[64];
     snprintf(expected, sizeof expected, "%d.%d.%d", RESHAPE_VERSION_MAJOR, RESHAPE_VERSION_MINOR, RESHAPE_VERSION_PATCH);

@@ -41,14 +41,6 @@ static char temp_root[4096];
 
 /* --- Helpers ------------------------------------------------------------------------------------ */
 
-static reshape_rules *compile(const char *spec) {
-    reshape_rules *rules = NULL;
-    reshape_error err;
-    int status = reshape_rules_new(spec, strlen(spec), &rules, &err);
-    CHECK(status == RESHAPE_OK, "compiling %s: %s", spec, err.message);
-    return rules;
-}
-
 /* A growing text buffer. */
 typedef struct text {
     char *data;

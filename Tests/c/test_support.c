@@ -111,3 +111,11 @@ void free_fixture(fixture *fixture) {
     json_decref(fixture->error);
     memset(fixture, 0, sizeof *fixture);
 }
+
+reshape_rules *compile(const char *spec) {
+    reshape_rules *rules = NULL;
+    reshape_error err;
+    int status = reshape_rules_new(spec, strlen(spec), &rules, &err);
+    CHECK(status == RESHAPE_OK, "compiling %s: %s", spec, err.message);
+    return rules;
+}

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "reshape.h"
+
 /* Counts failed checks; each test's main returns test_exit_status(). */
 extern int test_failures;
 extern int test_checks;
@@ -18,6 +20,9 @@ extern int test_checks;
             fputc('\n', stderr);                                                        \
         }                                                                               \
     } while (0)
+
+/* Compiles a rules document, counting a failed check if it does not compile. */
+reshape_rules *compile(const char *spec);
 
 /* Reads a whole file; NULL if it does not exist. The caller frees the result with free(). */
 char *read_file(const char *path, size_t *length);

@@ -35,14 +35,7 @@ final class InputFile: @unchecked Sendable {
         mappedBytes = 0
         start = 0
         var buffer = ByteBuffer(capacity: 1 << 16)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw Self.failure(name, errno) }
-            if count == 0 { break }
-            chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        }
+        try ChunkedRead.each(descriptor, failure: { Self.failure(name, $0) }) { chunk in buffer.append(chunk) }
         bytes = buffer.withBytes { $0 }  // Stable: the buffer is kept, and never grows again.
         self.buffer = .some(buffer)
     }

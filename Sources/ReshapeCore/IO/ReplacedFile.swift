@@ -110,14 +110,7 @@ final class ReplacedFile {
         defer { close(output) }
         guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw Self.failure(path, errno) }
         let sink = DescriptorSink(descriptor: output)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw Self.failure(path, errno) }
-            if count == 0 { break }
-            try chunk.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try sink.write(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) }
-        }
+        try ChunkedRead.each(descriptor, failure: { Self.failure(path, $0) }) { (chunk) throws(ReshapeError) in try sink.write(chunk) }
         try sink.flush()
         guard fsync(output) == 0 else { throw Self.failure(path, errno) }
     }

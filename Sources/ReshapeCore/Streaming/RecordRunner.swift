@@ -10,8 +10,6 @@ internal import CJansson
 /// Immutable and shared by every thread of a stream.
 final class RecordRunner: @unchecked Sendable {
     let rules: Rules
-    /// The rules `0..<streamed` run here.
-    let streamed: Int
     let chain: [[UInt8]]
     let kind: RecordPlan.Kind
     let route: RecordPlan.Route
@@ -33,7 +31,6 @@ final class RecordRunner: @unchecked Sendable {
     ) {
         self.rules = rules
         self.route = plan.route(for: kind)
-        self.streamed = route.streamed
         self.chain = plan.inputChain
         self.kind = kind
         self.text = text
@@ -43,7 +40,7 @@ final class RecordRunner: @unchecked Sendable {
         let recordDepth = chain.count + 1
         recordMaxDepth = limits.maxDepth - recordDepth
         // Raw values pay off only when the output is compact (see `Rules.reshape`).
-        let rawDepth = pretty ? nil : RawAccess.rawDepth(for: Array(rules.operations[0..<streamed]))
+        let rawDepth = pretty ? nil : RawAccess.rawDepth(for: Array(rules.operations[0..<route.streamed]))
         recordRawDepth = rawDepth.map { max(0, $0 - recordDepth) }
         fastPath = pretty
             ? nil : RecordFastPath.make(for: rules.operations, route: route, kind: kind, chain: chain)
@@ -58,20 +55,9 @@ final class RecordRunner: @unchecked Sendable {
         let mark = out.count
         if !lines { out.append(UInt8(ascii: ",")) }
         parser.restart(with: UnsafeRawBufferPointer(rebasing: text[slice.start..<slice.end]))
-        var done: Bool
-        if kind == .object {
-            let keyText = UnsafeRawBufferPointer(rebasing: text[slice.keyStart..<slice.keyEnd])
-            if slice.keyHasEscapes {
-                var decoded = ByteBuffer(capacity: keyText.count)
-                JSONParser.decodeEscapes(
-                    text, JSONParser.StringSpan(start: slice.keyStart, end: slice.keyEnd, hasEscapes: true), into: &decoded)
-                done = decoded.withBytes { parser.transformRecord(fastPath, id: $0, depthLeft: fastDepth, into: &out, scratch: &scratch) }
-            } else {
-                done = parser.transformRecord(fastPath, id: keyText, depthLeft: fastDepth, into: &out, scratch: &scratch)
-            }
-        } else {
-            done = parser.transformRecord(fastPath, id: nil, depthLeft: fastDepth, into: &out, scratch: &scratch)
-        }
+        let done = kind == .object
+            ? withKey(of: slice) { parser.transformRecord(fastPath, id: $0, depthLeft: fastDepth, into: &out, scratch: &scratch) }
+            : parser.transformRecord(fastPath, id: nil, depthLeft: fastDepth, into: &out, scratch: &scratch)
         if done {
             if lines { out.append(UInt8(ascii: "\n")) }
             return true
@@ -104,7 +90,7 @@ final class RecordRunner: @unchecked Sendable {
         }
         let record = try parse(slice)
         let document = try miniDocument(record: record, slice: slice, envelope: nil)
-        try rules.run(on: document, range: 0..<streamed)
+        try rules.run(on: document, range: 0..<route.streamed)
         work = work.addingClamped(document.work)
         let collection = try outputCollection(in: document.root)
         let member: (key: KeyBytes?, value: Node)
@@ -161,7 +147,7 @@ final class RecordRunner: @unchecked Sendable {
     ) {
         let record = try parse(first)
         let document = try miniDocument(record: record, slice: first, envelope: envelope)
-        try rules.run(on: document, range: 0..<streamed)
+        try rules.run(on: document, range: 0..<route.streamed)
         let collection = try outputCollection(in: document.root)
         var out = ByteBuffer(capacity: 256)
         guard
@@ -215,13 +201,14 @@ final class RecordRunner: @unchecked Sendable {
     }
 
     /// Calls `body` with a record's member name, decoded.
-    private func withKey(of slice: RecordSlice, _ body: (KeyBytes) throws(ReshapeError) -> Void) throws(ReshapeError) {
+    private func withKey<R, E: Error>(of slice: RecordSlice, _ body: (KeyBytes) throws(E) -> R) throws(E) -> R {
         let raw = UnsafeRawBufferPointer(rebasing: text[slice.keyStart..<slice.keyEnd])
         guard slice.keyHasEscapes else { return try body(raw) }
         var decoded = ByteBuffer(capacity: raw.count)
         JSONParser.decodeEscapes(
             text, JSONParser.StringSpan(start: slice.keyStart, end: slice.keyEnd, hasEscapes: true), into: &decoded)
-        try body(decoded.bytes)
+        // `withBytes` keeps the buffer alive while `body` reads it.
+        return try decoded.withBytes(body)
     }
 
     /// The collection in a reshaped mini document, found by the plan's output chain.
