@@ -304,7 +304,21 @@ struct JSONParser: ~Copyable {
         index += 1
         let start = index
         var hasEscapes = false
-        while index < text.count {
+        let count = text.count
+        while index < count {
+            // Eight bytes at a time up to the next one that needs a look.
+            if let base = text.baseAddress {
+                while index + 8 <= count {
+                    let special = Self.specialBytes(UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self)))
+                    if special == 0 {
+                        index += 8
+                        continue
+                    }
+                    index += special.trailingZeroBitCount >> 3
+                    break
+                }
+                guard index < count else { break }
+            }
             let byte = text[index]
             if byte == UInt8(ascii: "\"") {
                 let span = StringSpan(start: start, end: index, hasEscapes: hasEscapes)
@@ -439,7 +453,28 @@ struct JSONParser: ~Copyable {
 
     // MARK: - Helpers
 
+    /// The high bit of each byte of `word` (little-endian: the first byte lowest) that is a quote, a
+    /// backslash, a control character or not ASCII. The lowest bit set is exact; bits above it may
+    /// be set for ordinary bytes (a borrow), which only makes a caller look at one more byte.
+    @inline(__always)
+    static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let quoteZero = (quote &- ones) & ~quote
+        let backslashZero = (backslash &- ones) & ~backslash
+        let control = word &- (ones &* 0x20)
+        return (quoteZero | backslashZero | control | word) & (ones &* 0x80)
+    }
+
+    @inline(__always)
     mutating func skipWhitespace() {
+        // Compact JSON has none: one look and back.
+        guard index < text.count, text[index] <= 0x20 else { return }
+        skipWhitespaceRun()
+    }
+
+    private mutating func skipWhitespaceRun() {
         while index < text.count {
             switch text[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1

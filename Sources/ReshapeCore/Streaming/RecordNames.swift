@@ -34,12 +34,40 @@ struct RecordNames {
         return true
     }
 
-    /// FNV-1a, then mixed (splitmix64's finalizer) so that all bits depend on every byte.
+    /// Eight bytes at a time, each word folded in with a full-width multiply (as wyhash does),
+    /// then mixed (splitmix64's finalizer) so that all bits depend on every byte.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let count = bytes.count
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: count)
+        if let base = bytes.baseAddress {
+            var offset = 0
+            while offset + 8 <= count {
+                hash = fold(hash, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset += 8
+            }
+            // The last bytes, in at most two loads (the count, in the seed, tells tails apart).
+            if offset < count {
+                let tail: UInt64
+                if count >= 8 {
+                    tail = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                } else if count >= 4 {
+                    tail = UInt64(base.loadUnaligned(as: UInt32.self))
+                        | UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)) << 32
+                } else {
+                    tail = UInt64(base.load(as: UInt8.self)) | UInt64(base.load(fromByteOffset: count / 2, as: UInt8.self)) << 8
+                        | UInt64(base.load(fromByteOffset: count - 1, as: UInt8.self)) << 16
+                }
+                hash = fold(hash, tail)
+            }
+        }
         hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
         hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
         return hash ^ (hash >> 31)
+    }
+
+    @inline(__always)
+    private static func fold(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        let product = (hash ^ word).multipliedFullWidth(by: 0xa076_1d64_78bd_642f)
+        return product.high ^ product.low
     }
 }
