@@ -1,80 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The fast path's pass over one record (see `RecordFastPath`): read as strictly as the parser
 /// reads, written as the writer would write the reshaped tree.
 extension JSONParser {
-    /// Member names of the objects open in a pass, as read and as written, for duplicates and
-    /// collisions. Reused from record to record by one thread.
+    /// Member names of the objects open in a pass, for duplicates and collisions: each is known
+    /// by the hashes of its name as read and as written. Two members whose hashes agree make the
+    /// pass give up, and the tree decides (a duplicate is refused there, two names with one hash
+    /// are written there). Reused from record to record by one thread.
     struct NameScratch {
-        var bytes: [UInt8] = []
-        /// Per member of the open objects: its name as read (nil for the id `keyedToArray` adds),
-        /// and as written, in `bytes`.
-        var names: [(read: Range<Int>?, written: Range<Int>, readHash: UInt64, writtenHash: UInt64)] = []
+        /// Per member of the open objects: the hashes (`RecordNames.hash`) of its name as read
+        /// (for the id `keyedToArray` adds, of `idKey`: a record's own member of that name gives
+        /// up) and as written.
+        var names: [(readHash: UInt64, writtenHash: UInt64)] = []
         /// Open containers of the pass: is it an object, where its names start in `names`.
         var frames: [(isObject: Bool, firstName: Int)] = []
         /// Names already renamed: records repeat the same few names.
-        var cache = RenameCache()
+        var cache: RenameCache
+
+        /// Scratch whose rename cache keeps up to `cacheCapacity` names.
+        init(cacheCapacity: Int = RenameCache.defaultCapacity) {
+            cache = RenameCache(capacity: cacheCapacity)
+        }
 
         mutating func reset() {
-            bytes.removeAll(keepingCapacity: true)
             names.removeAll(keepingCapacity: true)
             frames.removeAll(keepingCapacity: true)
         }
     }
 
-    /// What each member name seen so far is written as, looked up by its bytes without allocating.
-    /// Holds up to `capacity` names; later ones are renamed each time. One per thread. A struct,
-    /// not a class: a class's stored properties pay a dynamic exclusivity check on every access.
+    /// What each member name seen so far is written as (quoted, renamed by every renaming), looked
+    /// up by its bytes without allocating. Holds up to `capacity` names; later ones are renamed
+    /// each time. One per thread. A struct, not a class: a class's stored properties pay a
+    /// dynamic exclusivity check on every access.
     struct RenameCache {
-        private static let capacity = 4096
-        /// Empty and allocating nothing: what stands in `NameScratch` while the cache is in use.
-        static let placeholder = RenameCache(slots: [])
+        /// Names kept by default: enough for the members of any real record type.
+        static let defaultCapacity = 4096
+        private let capacity: Int
+        /// Open addressing over `entries`, linear probing; -1 marks an empty slot.
         private var slots: [Int32]
-        private var entries: [(hash: UInt64, name: Range<Int>, written: Range<Int>?)] = []
-        /// Names and what they are written as.
-        private(set) var store: [UInt8] = []
-        /// A name renamed without being kept (the cache is full).
-        private(set) var spare: [UInt8] = []
+        private var entries: [(hash: UInt64, name: Range<Int>, quoted: Range<Int>, writtenHash: UInt64)] = []
+        /// Names, and what they are written as.
+        private var store: [UInt8] = []
 
-        init() {
-            slots = [Int32](repeating: -1, count: 2 * RenameCache.capacity)
+        /// A cache keeping up to `capacity` names (at least one).
+        init(capacity: Int) {
+            self.capacity = max(1, capacity)
+            var slotCount = 2
+            while slotCount < 2 * self.capacity { slotCount *= 2 }
+            slots = [Int32](repeating: -1, count: slotCount)
         }
 
-        private init(slots: [Int32]) {
-            self.slots = slots
-        }
-
-        /// Where to find what a name is written as.
-        enum Found {
-            case unchanged
-            case stored(Range<Int>)
-            case spare
-        }
-
-        /// What `name` is written as after `fast`'s renamings, renaming it only the first time.
+        /// Appends `name` as written (quoted) to `out`, renaming it only the first time.
         /// - Parameter hash: `RecordNames.hash(name)`.
-        mutating func lookup(_ name: UnsafeRawBufferPointer, hash: UInt64, _ fast: RecordFastPath) -> Found {
-            var slot = Int(hash % UInt64(slots.count))
+        /// - Returns: the hash of the name as written.
+        mutating func write(
+            _ name: UnsafeRawBufferPointer, hash: UInt64, _ fast: RecordFastPath, into out: inout ByteBuffer
+        ) -> UInt64 {
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: hash) & mask
             while slots[slot] >= 0 {
                 let entry = entries[Int(slots[slot])]
-                if entry.hash == hash,
-                    store.withUnsafeBytes({ UnsafeRawBufferPointer(rebasing: $0[entry.name]).elementsEqual(name) })
-                {
-                    return entry.written.map { .stored($0) } ?? .unchanged
+                if entry.hash == hash {
+                    let found = store.withUnsafeBytes { (stored) -> Bool in
+                        let kept = UnsafeRawBufferPointer(rebasing: stored[entry.name])
+                        guard kept.count == name.count else { return false }
+                        guard let left = kept.baseAddress, let right = name.baseAddress else { return true }
+                        return memcmp(left, right, name.count) == 0
+                    }
+                    if found {
+                        store.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[entry.quoted])) }
+                        return entry.writtenHash
+                    }
                 }
-                slot = (slot + 1) % slots.count
+                slot = (slot + 1) & mask
             }
-            let changed = fast.renamed(name, into: &spare)
-            guard entries.count < Self.capacity else { return changed ? .spare : .unchanged }
-            let nameStart = store.count
-            store.append(contentsOf: name)
-            var written: Range<Int>? = nil
-            if changed {
-                let start = store.count
-                store.append(contentsOf: spare)
-                written = start..<store.count
+            var renamed: [UInt8] = []
+            var quoted = ByteBuffer(capacity: name.count + 8)
+            let writtenHash: UInt64
+            if fast.renamed(name, into: &renamed) {
+                writtenHash = renamed.withUnsafeBytes { RecordNames.hash($0) }
+                renamed.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) }
+            } else {
+                writtenHash = hash
+                JSONText.appendQuoted(name, to: &quoted)
             }
-            slots[slot] = Int32(entries.count)
-            entries.append((hash, nameStart..<nameStart + name.count, written))
-            return written.map { .stored($0) } ?? .unchanged
+            quoted.withBytes { (bytes) in
+                out.append(bytes)
+                guard entries.count < capacity else { return }
+                let nameStart = store.count
+                store.append(contentsOf: name)
+                let quotedStart = store.count
+                store.append(contentsOf: bytes)
+                slots[slot] = Int32(entries.count)
+                entries.append((hash, nameStart..<quotedStart, quotedStart..<store.count, writtenHash))
+            }
+            return writtenHash
         }
     }
 
@@ -85,13 +109,16 @@ extension JSONParser {
         index = 0
     }
 
-    /// Writes the reshaped record (the whole of `text`, one value) to `out`. Returns false, with
-    /// bytes possibly written, when the tree must decide: the caller drops what was written.
+    /// Writes the reshaped record to `out`. Returns false, with bytes possibly written, when the
+    /// tree must decide: the caller drops what was written.
     /// - Parameters:
     ///   - id: the record's member name in a keyed collection, when `keyedToArray` makes it a record.
     ///   - depthLeft: how deep the record may nest before the depth limit is near.
+    ///   - wholeText: the record is the whole of `text` (white space around it aside); otherwise
+    ///     it is the value at `index`, and `index` ends past it.
     mutating func transformRecord(
-        _ fast: RecordFastPath, id: KeyBytes?, depthLeft: Int, into out: inout ByteBuffer, scratch: inout NameScratch
+        _ fast: RecordFastPath, id: KeyBytes?, depthLeft: Int, into out: inout ByteBuffer, scratch: inout NameScratch,
+        wholeText: Bool = true
     ) -> Bool {
         scratch.reset()
         var frames = scratch.frames
@@ -124,7 +151,7 @@ extension JSONParser {
                         if frames.count == 1, let id {
                             guard writeID(fast, id, into: &out, scratch: &scratch) else { return false }
                         }
-                        guard transformMemberName(fast, isRecord: frames.count == 1, first: frames[frames.count - 1].firstName, into: &out, scratch: &scratch) else { return false }
+                        guard transformMemberName(fast, first: frames[frames.count - 1].firstName, into: &out, scratch: &scratch) else { return false }
                     } else if frames.count == 1, id != nil {
                         return false  // Not an object: keyedToArray's nonObject decides.
                     }
@@ -176,7 +203,7 @@ extension JSONParser {
                     out.append(next)
                     index += 1
                     if top.isObject {
-                        guard transformMemberName(fast, isRecord: frames.count == 1, first: top.firstName, into: &out, scratch: &scratch) else { return false }
+                        guard transformMemberName(fast, first: top.firstName, into: &out, scratch: &scratch) else { return false }
                     }
                     break
                 }
@@ -187,6 +214,7 @@ extension JSONParser {
                 frames.removeLast()
             }
             if frames.isEmpty {
+                guard wholeText else { return true }
                 skipWhitespace()
                 return index == text.count
             }
@@ -199,91 +227,55 @@ extension JSONParser {
     ) -> Bool {
         guard let idName = fast.idName else { return false }
         if fast.idBlankCheck.enabled && BlankStringToNull.isBlank(id, trim: fast.idBlankCheck.trim) { return false }
-        idName.withUnsafeBytes { JSONText.appendQuoted($0, to: &out) }
-        out.append(UInt8(ascii: ":"))
+        idName.quoted.withUnsafeBytes { out.append($0) }
         JSONText.appendQuoted(id, to: &out)
         out.append(UInt8(ascii: ","))
-        let start = scratch.bytes.count
-        scratch.bytes.append(contentsOf: idName)
-        let hash = idName.withUnsafeBytes { RecordNames.hash($0) }
-        scratch.names.append((read: nil, written: start..<scratch.bytes.count, readHash: 0, writtenHash: hash))
+        scratch.names.append((readHash: fast.idKeyHash, writtenHash: idName.hash))
         return true
     }
 
-    /// Reads `"name" :` and writes the name as renamed. Refuses a duplicate, a collision after
-    /// renaming, the id member in a record, and objects too large to compare names one by one.
+    /// Reads `"name" :` and writes the name as renamed. Gives up on a duplicate, a collision
+    /// after renaming, the id member in a record, and objects too large to compare names one by one.
     private mutating func transformMemberName(
-        _ fast: RecordFastPath, isRecord: Bool, first: Int, into out: inout ByteBuffer, scratch: inout NameScratch
+        _ fast: RecordFastPath, first: Int, into out: inout ByteBuffer, scratch: inout NameScratch
     ) -> Bool {
         skipWhitespace()
         guard index < text.count, text[index] == UInt8(ascii: "\""), let span = try? scanString() else { return false }
         guard scratch.names.count - first < Self.rawCaptureMemberLimit else { return false }
-        let readStart = scratch.bytes.count
-        if span.hasEscapes {
-            valueBuffer.removeAll()
-            Self.decodeEscapes(text, span, into: &valueBuffer)
-            scratch.bytes.append(contentsOf: valueBuffer.bytes)
-        } else {
-            scratch.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[span.start..<span.end]))
-        }
-        let read = readStart..<scratch.bytes.count
-        let readHash = scratch.bytes.withUnsafeBytes { RecordNames.hash(UnsafeRawBufferPointer(rebasing: $0[read])) }
-        if isRecord, let idKey = fast.idKey, readHash == fast.idKeyHash, scratch.bytes[read].elementsEqual(idKey) { return false }
-        var written = read
-        var writtenHash = readHash
-        var changed = false
-        if !fast.renames.isEmpty {
-            var cache = RenameCache.placeholder
-            swap(&cache, &scratch.cache)
-            defer { swap(&cache, &scratch.cache) }
-            let found = scratch.bytes.withUnsafeBytes { cache.lookup(UnsafeRawBufferPointer(rebasing: $0[read]), hash: readHash, fast) }
-            switch found {
-            case .unchanged:
-                break
-            case .stored(let range):
-                cache.store.withUnsafeBytes { scratch.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
-                changed = true
-            case .spare:
-                scratch.bytes.append(contentsOf: cache.spare)
-                changed = true
-            }
-            if changed {
-                written = read.upperBound..<scratch.bytes.count
-                writtenHash = scratch.bytes.withUnsafeBytes { RecordNames.hash(UnsafeRawBufferPointer(rebasing: $0[written])) }
-            }
-        }
-        // Names are compared by hash first, and by bytes only when hashes agree.
-        let clash = scratch.bytes.withUnsafeBytes { bytes -> Bool in
-            var position = first
-            while position < scratch.names.count {
-                let earlier = scratch.names[position]
-                position += 1
-                if earlier.readHash == readHash, let earlierRead = earlier.read,
-                    UnsafeRawBufferPointer(rebasing: bytes[earlierRead]).elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[read]))
-                {
-                    return true
-                }
-                if earlier.writtenHash == writtenHash,
-                    UnsafeRawBufferPointer(rebasing: bytes[earlier.written]).elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[written]))
-                {
-                    return true
-                }
-            }
-            return false
-        }
-        if clash { return false }
-        scratch.names.append((read: read, written: written, readHash: readHash, writtenHash: writtenHash))
         skipWhitespace()
         guard index < text.count, text[index] == UInt8(ascii: ":") else { return false }
         index += 1
-        if !changed && !span.hasEscapes {
-            out.append(UInt8(ascii: "\""))
-            out.append(UnsafeRawBufferPointer(rebasing: text[span.start..<span.end]))
-            out.append(UInt8(ascii: "\""))
+        let name: UnsafeRawBufferPointer
+        if span.hasEscapes {
+            valueBuffer.removeAll()
+            Self.decodeEscapes(text, span, into: &valueBuffer)
+            name = valueBuffer.bytes
         } else {
-            scratch.bytes.withUnsafeBytes { JSONText.appendQuoted(UnsafeRawBufferPointer(rebasing: $0[written]), to: &out) }
+            name = UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
+        }
+        let readHash = RecordNames.hash(name)
+        let writtenHash: UInt64
+        if !fast.renames.isEmpty {
+            writtenHash = scratch.cache.write(name, hash: readHash, fast, into: &out)
+        } else {
+            writtenHash = readHash
+            if span.hasEscapes {
+                JSONText.appendQuoted(name, to: &out)
+            } else {
+                // Checked: no quote, backslash or control character, so already as written.
+                out.append(UInt8(ascii: "\""))
+                out.append(name)
+                out.append(UInt8(ascii: "\""))
+            }
         }
         out.append(UInt8(ascii: ":"))
+        var position = first
+        while position < scratch.names.count {
+            let earlier = scratch.names[position]
+            if earlier.readHash == readHash || earlier.writtenHash == writtenHash { return false }
+            position += 1
+        }
+        scratch.names.append((readHash: readHash, writtenHash: writtenHash))
         return true
     }
 }

@@ -17,11 +17,10 @@ struct RecordFastPath: Sendable {
     let trim: Bool
     /// Deep renamings from `$`, in rule order.
     let renames: [@Sendable (KeyBytes) -> [UInt8]?]
-    /// For records made by `keyedToArray` at the collection: the id member's name (as written,
-    /// renamed by the renamings after it) and its name before that (to spot a record that has it).
-    let idName: [UInt8]?
-    let idKey: [UInt8]?
-    /// `RecordNames.hash(idKey)`, to compare names by hash first.
+    /// For records made by `keyedToArray` at the collection: the id member's name as written
+    /// (renamed by the renamings after it; quoted, with its colon) and that name's hash.
+    let idName: (quoted: [UInt8], hash: UInt64)?
+    /// `RecordNames.hash(idKey)`: a record member with this hash gives up (it may be the id).
     let idKeyHash: UInt64
     /// The id value is blank-checked when a `blankStringToNull` comes after `keyedToArray`.
     let idBlankCheck: (trim: Bool, enabled: Bool)
@@ -76,17 +75,19 @@ struct RecordFastPath: Sendable {
         // Without keyedToArray, a keyed collection's records are written with their names, which
         // the tree path handles (renaming them is planned as whole-document work anyway).
         guard kind == .array || keyed != nil else { return nil }
-        var idName: [UInt8]? = nil
+        var idName: (quoted: [UInt8], hash: UInt64)? = nil
         if let keyed {
             var name = Array(keyed.idKey.utf8)
             for rename in renamesAfterKeyed {
                 if let renamed = name.withUnsafeBytes({ rename($0) }) { name = renamed }
             }
-            idName = name
+            var quoted = ByteBuffer(capacity: name.count + 8)
+            name.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) }
+            quoted.append(UInt8(ascii: ":"))
+            idName = (quoted.toArray(), name.withUnsafeBytes { RecordNames.hash($0) })
         }
         return RecordFastPath(
             nullEmptyObjects: nullEmpty, nullBlankStrings: nullBlank, trim: trim, renames: renames, idName: idName,
-            idKey: keyed.map { Array($0.idKey.utf8) },
             idKeyHash: keyed.map { Array($0.idKey.utf8).withUnsafeBytes { RecordNames.hash($0) } } ?? 0,
             idBlankCheck: blankAfterKeyed)
     }
