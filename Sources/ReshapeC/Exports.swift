@@ -63,14 +63,14 @@ public func reshapeApply(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?,
     _ err: UnsafeMutablePointer<reshape_error>?
 ) -> Int32 {
-    guard let rules = RulesHandle.rules(rules) else {
+    guard let handle = RulesHandle.handle(rules) else {
         return report(.init(.invalidArgument, "rules must not be NULL"), to: err)
     }
     guard let input else { return report(.init(.invalidArgument, "input must not be NULL"), to: err) }
     guard inputLength >= 0 else { return report(.init(.invalidArgument, "input_len is larger than any buffer"), to: err) }
     guard let out else { return report(.init(.invalidArgument, "out must not be NULL"), to: err) }
     do throws(ReshapeError) {
-        let buffer = try rules.applyTakingBuffer(
+        let buffer = try handle.rules.applyTakingBuffer(
             UnsafeRawBufferPointer(start: input, count: inputLength), options: ApplyOptions(rawValue: flags))
         out.pointee = UnsafeMutableRawPointer(buffer.pointer).assumingMemoryBound(to: CChar.self)
         outLength?.pointee = buffer.count

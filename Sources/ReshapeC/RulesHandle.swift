@@ -19,6 +19,13 @@ final class RulesHandle: Sendable {
         return Unmanaged<RulesHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().rules
     }
 
+    /// The handle itself, without taking ownership: calling through it borrows its rules
+    /// instead of copying them.
+    static func handle(_ handle: OpaquePointer?) -> RulesHandle? {
+        guard let handle else { return nil }
+        return Unmanaged<RulesHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    }
+
     /// Gives up the caller's ownership.
     static func release(_ handle: OpaquePointer?) {
         guard let handle else { return }

@@ -11,6 +11,13 @@ extension Rules {
             try JSONLines.reshape(input, rules: self, options: options, settings: settings, into: sink)
             return
         }
+        if input.count < settings.minimumStreamBytes, let textRoute, options.isDisjoint(with: [.pretty, .allowDuplicateKeys, .outputLines]),
+            let output = textRoute.reshape(input, limits: limits.resolved(inputBytes: input.count))
+        {
+            settings.outcome?("text")
+            try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
+            return
+        }
         guard !options.contains(.allowDuplicateKeys), plan.streamsAnything, input.count >= settings.minimumStreamBytes else {
             let output = try reshapeWhole(input, options: options)
             try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }

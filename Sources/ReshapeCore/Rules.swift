@@ -15,6 +15,8 @@ public struct Rules: Sendable {
     private let rawDepth: Int?
     /// How the rules run record by record (see `RecordPlan`).
     let plan: RecordPlan
+    /// How small documents run on their text alone, when the rules allow (see `TextRoute`).
+    let textRoute: TextRoute?
     /// The limits every `apply` of these rules works within (see docs/limits.md).
     public let limits: Limits
 
@@ -54,6 +56,7 @@ public struct Rules: Sendable {
         self.operations = operations
         self.rawDepth = RawAccess.rawDepth(for: operations)
         self.plan = RecordPlan.make(for: operations)
+        self.textRoute = TextRoute(operations: operations, plan: plan)
         self.limits = limits
     }
 

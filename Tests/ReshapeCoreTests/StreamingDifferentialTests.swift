@@ -8,15 +8,16 @@ import Testing
 /// random documents and rule lists, with one thread and with several (batches of two records, so
 /// that many batches cross threads).
 @Suite struct StreamingDifferentialTests {
-    /// One thread; three threads with batches of two records; two threads with one record each.
-    /// Strict: a streaming failure where the whole tree succeeds is an error. Each run's outcome
-    /// is counted in `outcomes`.
+    /// One thread; three threads with batches of two records; two threads with one record each;
+    /// and, as small documents run, no streaming at all, so that documents take the text route
+    /// (`TextRoute`) or the whole tree. Strict: a streaming failure where the whole tree succeeds
+    /// is an error. Each run's outcome is counted in `outcomes`.
     static func settings(counting outcomes: Outcomes) -> [StreamSettings] {
-        [(1, 4096), (3, 2), (2, 1)].map { jobs, batch in
+        [(1, 4096, 0), (3, 2, 0), (2, 1, 0), (1, 4096, Int.max)].map { jobs, batch, minimumStreamBytes in
             var settings = StreamSettings(jobs: jobs)
             settings.strict = true
             settings.batchRecords = batch
-            settings.minimumStreamBytes = 0
+            settings.minimumStreamBytes = minimumStreamBytes
             settings.outcome = { outcome in outcomes.add(outcome) }
             return settings
         }
@@ -79,7 +80,7 @@ import Testing
 
     /// A record: names and strings with unicode, escaped quotes and braces, empty objects and
     /// blank strings, numbers of every kind; sometimes a value a rule fails on.
-    static func record(_ random: inout SeededGenerator, failing: Bool) -> String {
+    static func record(_ random: inout SeededGenerator, failing: Bool, minimumMembers: Int = 0) -> String {
         let names = ["displayName", "created_at", #"a\"b"#, "ünïcode_名前", "{brace", "price", "n", "debug", "plan", "avatar"]
         let values = [
             #""Zoë \"quoted\" {not: [json]} \\ end""#, #""""#, #""  ""#, "{}", "[]", #"[1, {}, ""]"#, "-0", "12.50", #""12.50""#,
@@ -88,7 +89,7 @@ import Testing
         ]
         var members: [String] = []
         var used = Set<String>()
-        for _ in 0..<random.next(6) {
+        for _ in 0..<max(minimumMembers, random.next(6)) {
             let name = random.pick(names)
             guard used.insert(name).inserted else { continue }
             members.append("\"\(name)\": \(random.pick(values))")
@@ -100,7 +101,7 @@ import Testing
 
     /// A payload of `count` records in `shape`; sometimes with a duplicate id, a record that fails
     /// a rule, or cut short.
-    static func payload(_ random: inout SeededGenerator, count: Int, shape: Shape) -> String {
+    static func payload(_ random: inout SeededGenerator, count: Int, shape: Shape, minimumMembers: Int = 0) -> String {
         let failAt = random.next(5) == 0 ? random.next(max(count, 1)) : -1
         var ids: [String] = []
         var records: [String] = []
@@ -108,7 +109,7 @@ import Testing
             var id = "-N\(random.next(1000))" + random.pick(["", "é", "\\\"q", "\\u0041", "{x}"])
             if random.next(40) == 0, let earlier = ids.last { id = earlier }  // a duplicate id
             ids.append(id)
-            records.append((id, record(&random, failing: index == failAt)).1)
+            records.append(record(&random, failing: index == failAt, minimumMembers: minimumMembers))
         }
         let keyed = "{" + zip(ids, records).map { "\"\($0)\": \($1)" }.joined(separator: ",\n") + "}"
         let array = "[" + records.joined(separator: ", ") + "]"
@@ -145,6 +146,7 @@ import Testing
             #expect(counts["streamed", default: 0] > 600, "\(counts)")
             #expect(counts["hybrid", default: 0] > 100, "\(counts)")
             #expect(counts["error", default: 0] > 100, "\(counts)")
+            #expect(counts["text", default: 0] > 10, "\(counts)")
         }
         var random = SeededGenerator(seed: 13_579)
         for round in 0..<600 {
@@ -158,6 +160,24 @@ import Testing
             guard Self.compare(rules, input, options: options, outcomes: outcomes, context: "round \(round) rules \(spec)")
             else { return }
         }
+    }
+
+    /// Small responses as API clients get them, on the text route where the rules allow: most
+    /// take it, the rest (a duplicate id, a record that fails, an empty or non-object record, a
+    /// cut) fall back to the whole tree; either way the bytes or the error are the whole tree's.
+    @Test func smallResponsesOnTheTextRoute() throws {
+        let outcomes = Outcomes()
+        var random = SeededGenerator(seed: 97_531)
+        let specs = [Self.recordRules[0], Self.recordRules[7]].map(\.spec) + [
+            #"[{"op":"wrap","key":"w"},{"op":"keyedToArray","path":"$.w","wrapIn":"x"},{"op":"convertKeys","to":"camelCase"}]"#,
+            #"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"price":"cost","n":"count"},"deep":true}]"#,
+        ]
+        for round in 0..<400 {
+            let rules = try Rules(json: random.pick(specs))
+            let input = Array(Self.payload(&random, count: 1 + random.next(8), shape: random.pick([.keyed, .array]), minimumMembers: 1).utf8)
+            guard Self.compare(rules, input, outcomes: outcomes, context: "round \(round)") else { return }
+        }
+        #expect(outcomes.counts()["text", default: 0] > 150, "\(outcomes.counts())")
     }
 
     /// Limits hold when streaming: the output limit counts the whole output, the depth limit the
@@ -214,6 +234,8 @@ import Testing
     }
 
     @Test func randomDocumentsAndRules() throws {
+        let outcomes = Outcomes()
+        defer { #expect(outcomes.counts()["text", default: 0] > 0, "\(outcomes.counts())") }
         var random = SeededGenerator(seed: 24_681)
         var compared = 0
         var streamable = 0
@@ -223,7 +245,7 @@ import Testing
             guard let rules = try? Rules(json: spec) else { continue }
             var options: ApplyOptions = []
             if random.next(4) == 0 { options.insert(.pretty) }
-            guard Self.compare(rules, input, options: options, context: "rules \(spec)") else { return }
+            guard Self.compare(rules, input, options: options, outcomes: outcomes, context: "rules \(spec)") else { return }
             compared += 1
             let plan = rules.streamingPlan
             if plan.object > 0 || plan.array > 0 { streamable += 1 }

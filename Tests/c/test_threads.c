@@ -1,4 +1,4 @@
-/* Many threads share one compiled reshape_rules, compile their own, and free their outputs. */
+/* Many threads share compiled reshape_rules, compile their own, and free their outputs. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,9 @@
 #define ROUNDS 400
 
 static reshape_rules *shared;
+/* Rules for a collection at the root: small documents take the text route, whose buffers
+   are pooled and shared between calls. */
+static reshape_rules *shared_root;
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *work(void *argument) {
@@ -24,6 +27,16 @@ static void *work(void *argument) {
         char *out = NULL;
         reshape_error err;
         if (reshape_apply(shared, input, strlen(input), 0, &out, NULL, &err) != RESHAPE_OK || strcmp(out, expected) != 0) {
+            failures++;
+        }
+        reshape_free(out);
+
+        snprintf(input, sizeof input, "{\"u%ld_%d\": {\"full_name\": \"N%d\", \"avatar\": {}, \"is_new\": true}}", worker, round,
+                 round);
+        snprintf(expected, sizeof expected, "{\"users\":[{\"uid\":\"u%ld_%d\",\"fullName\":\"N%d\",\"avatar\":null,\"isNew\":true}]}",
+                 worker, round, round);
+        out = NULL;
+        if (reshape_apply(shared_root, input, strlen(input), 0, &out, NULL, &err) != RESHAPE_OK || strcmp(out, expected) != 0) {
             failures++;
         }
         reshape_free(out);
@@ -44,9 +57,13 @@ int main(void) {
                        " {\"op\": \"convertKeys\"}]";
     reshape_error err;
     CHECK(reshape_rules_new(spec, strlen(spec), &shared, &err) == RESHAPE_OK, "%s", err.message);
+    const char *root_spec = "[{\"op\": \"keyedToArray\", \"idKey\": \"uid\", \"wrapIn\": \"users\"}, {\"op\": \"emptyObjectToNull\"},"
+                            " {\"op\": \"convertKeys\"}]";
+    CHECK(reshape_rules_new(root_spec, strlen(root_spec), &shared_root, &err) == RESHAPE_OK, "%s", err.message);
     pthread_t threads[THREADS];
     for (long worker = 0; worker < THREADS; worker++) pthread_create(&threads[worker], NULL, work, (void *)worker);
     for (int worker = 0; worker < THREADS; worker++) pthread_join(threads[worker], NULL);
     reshape_rules_free(shared);
+    reshape_rules_free(shared_root);
     return test_exit_status("test_threads");
 }

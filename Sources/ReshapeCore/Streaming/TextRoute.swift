@@ -1,0 +1,79 @@
+/// Small documents reshaped on their text in one pass, on the calling thread: the route an API
+/// client's responses take when the document is one collection at the root and every rule runs
+/// on the fast path (`RecordFastPath`), e.g. `keyedToArray` + `emptyObjectToNull` + `convertKeys`.
+///
+/// Such rules leave nothing around the records but the objects that `wrap` and `wrapIn` add,
+/// named by the plan's output chain, so the text before and after the records is known when the
+/// rules are compiled and no tree is built at all. Anything this does not settle on its own (an
+/// empty collection, a record the fast path gives up on, names whose hashes meet, invalid JSON,
+/// limits within reach) returns nil, and the whole tree decides, errors included.
+final class TextRoute: Sendable {
+    /// The route for one kind of collection at the root.
+    final class Shape: Sendable {
+        let fast: RecordFastPath
+        /// The output before the first record and after the last.
+        let before: [UInt8]
+        let after: [UInt8]
+        /// How deep the records are written (the objects above them, plus the collection).
+        let outputDepth: Int
+        /// Buffers and renamed names kept from call to call.
+        let workspaces = TextWorkspace.Pool()
+
+        init(fast: RecordFastPath, before: [UInt8], after: [UInt8], outputDepth: Int) {
+            self.fast = fast
+            self.before = before
+            self.after = after
+            self.outputDepth = outputDepth
+        }
+    }
+
+    let forObject: Shape?
+    let forArray: Shape?
+    /// The number of rules, for the work bound.
+    let ruleCount: Int
+
+    /// The route for `operations` planned as `plan`, or nil when no kind of collection takes it.
+    init?(operations: [any Operation], plan: RecordPlan) {
+        guard plan.inputChain.isEmpty else { return nil }
+        func shape(_ kind: RecordPlan.Kind) -> Shape? {
+            let route = plan.route(for: kind)
+            guard route.streamed == operations.count, route.outputKind == .array,
+                let fast = RecordFastPath.make(for: operations, route: route, kind: kind, chain: [])
+            else { return nil }
+            var before = ByteBuffer(capacity: 64)
+            for name in route.outputChain {
+                before.append(UInt8(ascii: "{"))
+                name.withUnsafeBytes { JSONText.appendQuoted($0, to: &before) }
+                before.append(UInt8(ascii: ":"))
+            }
+            before.append(UInt8(ascii: "["))
+            let after = [UInt8(ascii: "]")] + [UInt8](repeating: UInt8(ascii: "}"), count: route.outputChain.count)
+            return Shape(fast: fast, before: before.toArray(), after: after, outputDepth: route.outputChain.count + 1)
+        }
+        forObject = shape(.object)
+        forArray = shape(.array)
+        ruleCount = operations.count
+        guard forObject != nil || forArray != nil else { return nil }
+    }
+
+    /// The compact output for `input`, or nil when the whole tree must decide.
+    func reshape(_ input: UnsafeRawBufferPointer, limits: ResolvedLimits) -> ByteBuffer? {
+        guard withinLimits(input.count, limits) else { return nil }
+        guard let opener = input.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return nil }
+        let isObject = opener == UInt8(ascii: "{")
+        guard isObject || opener == UInt8(ascii: "["), let shape = isObject ? forObject : forArray else { return nil }
+        let workspace = shape.workspaces.take()
+        defer { shape.workspaces.give(workspace) }
+        return workspace.reshape(input, shape: shape, isObject: isObject, limits: limits)
+    }
+
+    /// True when no limit can be reached on an input of `bytes` bytes: the route counts neither
+    /// work nor selections, so it leaves any input that comes near a limit to the tree. A value
+    /// takes at least one byte (or two), each rule does a few steps per value, and each record
+    /// gains at most its id member, counted as the tree counts an added value.
+    private func withinLimits(_ bytes: Int, _ limits: ResolvedLimits) -> Bool {
+        let bound = bytes.multipliedClamped(by: 64).addingClamped(4096)
+        return bound < limits.maxOutputBytes && bound < limits.maxSelected
+            && bytes.multipliedClamped(by: 16 * (ruleCount + 1)).addingClamped(4096) < limits.maxWork
+    }
+}

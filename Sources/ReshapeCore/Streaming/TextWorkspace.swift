@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What one `TextRoute` pass works with: a parser, the fast path's name scratch and the record
+/// names met. Kept in a pool between calls, so that a
+/// client reshaping one small response after another allocates little and renames each member
+/// name once, not once per call.
+final class TextWorkspace {
+    private var collection = JSONParser(
+        text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
+        rawDepth: nil, maxDepth: Limits.defaultMaxDepth)
+    private var scratch = JSONParser.NameScratch(cacheCapacity: 256)
+    private var names = SeenHashes()
+    private var decodedKey = ByteBuffer(capacity: 64)
+
+    /// See `TextRoute.reshape`.
+    func reshape(
+        _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, isObject: Bool, limits: ResolvedLimits
+    ) -> ByteBuffer? {
+        names.removeAll()
+        collection.restart(with: input)
+        return Self.reshape(
+            input, shape: shape, isObject: isObject, limits: limits, parser: &collection, scratch: &scratch, names: &names,
+            decodedKey: &decodedKey)
+    }
+
+    // Static, over inout values: one exclusivity check per property per call, not one per access.
+    private static func reshape(
+        _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, isObject: Bool, limits: ResolvedLimits,
+        parser: inout JSONParser, scratch: inout JSONParser.NameScratch, names: inout SeenHashes,
+        decodedKey: inout ByteBuffer
+    ) -> ByteBuffer? {
+        parser.skipWhitespace()
+        // As `RecordRunner` reckons it: the records start at depth 1 in the input.
+        let depthLeft = limits.maxDepth - max(1, shape.outputDepth)
+        guard depthLeft > 1 else { return nil }
+        let closer = UInt8(ascii: isObject ? "}" : "]")
+        parser.index += 1
+        parser.skipWhitespace()
+        // An empty collection is the tree's (rules may see it as the empty value it is).
+        guard parser.index < input.count, input[parser.index] != closer else { return nil }
+
+        var out = ByteBuffer(capacity: input.count + input.count / 4 + shape.before.count + shape.after.count)
+        shape.before.withUnsafeBytes { out.append($0) }
+        var first = true
+        while true {
+            var key: JSONParser.StringSpan? = nil
+            if isObject {
+                guard input[parser.index] == UInt8(ascii: "\""), let span = try? parser.scanString() else { return nil }
+                key = span
+                if span.hasEscapes {
+                    decodedKey.removeAll()
+                    JSONParser.decodeEscapes(input, span, into: &decodedKey)
+                }
+                let hash = span.hasEscapes
+                    ? decodedKey.withBytes { RecordNames.hash($0) }
+                    : RecordNames.hash(UnsafeRawBufferPointer(rebasing: input[span.start..<span.end]))
+                // Meeting hashes may be a duplicate: the tree refuses it, or settles it.
+                guard names.insert(hash) else { return nil }
+                parser.skipWhitespace()
+                guard parser.index < input.count, input[parser.index] == UInt8(ascii: ":") else { return nil }
+                parser.index += 1
+                parser.skipWhitespace()
+            }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            let done: Bool
+            if let key {
+                done = key.hasEscapes
+                    ? decodedKey.withBytes {
+                        parser.transformRecord(
+                            shape.fast, id: $0, depthLeft: depthLeft, into: &out, scratch: &scratch, wholeText: false)
+                    }
+                    : parser.transformRecord(
+                        shape.fast, id: UnsafeRawBufferPointer(rebasing: input[key.start..<key.end]), depthLeft: depthLeft,
+                        into: &out, scratch: &scratch, wholeText: false)
+            } else {
+                done = parser.transformRecord(
+                    shape.fast, id: nil, depthLeft: depthLeft, into: &out, scratch: &scratch, wholeText: false)
+            }
+            guard done else { return nil }
+            parser.skipWhitespace()
+            guard parser.index < input.count else { return nil }
+            if input[parser.index] == UInt8(ascii: ",") {
+                parser.index += 1
+                parser.skipWhitespace()
+                guard parser.index < input.count else { return nil }
+                continue
+            }
+            guard input[parser.index] == closer else { return nil }
+            parser.index += 1
+            break
+        }
+        parser.skipWhitespace()
+        guard parser.index == input.count else { return nil }
+        shape.after.withUnsafeBytes { out.append($0) }
+        return out
+    }
+
+    /// Workspaces not in use, shared by the threads calling one `Rules`.
+    final class Pool: @unchecked Sendable {
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private var idle: [TextWorkspace] = []
+        /// Workspaces kept at most: one per thread that calls at once, within reason.
+        private static let kept = 16
+
+        init() {
+            pthread_mutex_init(mutex, nil)
+        }
+
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
+
+        /// An idle workspace, or a new one.
+        func take() -> TextWorkspace {
+            pthread_mutex_lock(mutex)
+            let workspace = idle.popLast()
+            pthread_mutex_unlock(mutex)
+            return workspace ?? TextWorkspace()
+        }
+
+        /// Gives `workspace` back (or lets it go when enough are kept).
+        func give(_ workspace: TextWorkspace) {
+            pthread_mutex_lock(mutex)
+            if idle.count < Self.kept { idle.append(workspace) }
+            pthread_mutex_unlock(mutex)
+        }
+    }
+}
+
+/// Hashes of the names met so far: a list while it is short, a set beyond.
+private struct SeenHashes {
+    private var list: [UInt64] = []
+    private var set: Set<UInt64>? = nil
+
+    /// Adds `hash`; false when it was there.
+    mutating func insert(_ hash: UInt64) -> Bool {
+        if set != nil { return set?.insert(hash).inserted ?? false }
+        if list.contains(hash) { return false }
+        list.append(hash)
+        if list.count == 32 { set = Set(list) }
+        return true
+    }
+
+    mutating func removeAll() {
+        list.removeAll(keepingCapacity: true)
+        set = nil
+    }
+}
