@@ -11,12 +11,12 @@ extension Rules {
             try JSONLines.reshape(input, rules: self, options: options, settings: settings, into: sink)
             return
         }
-        if input.count < settings.minimumStreamBytes, let textRoute, options.isDisjoint(with: [.pretty, .allowDuplicateKeys, .outputLines]),
-            let output = textRoute.reshape(input, limits: limits.resolved(inputBytes: input.count))
-        {
-            settings.outcome?("text")
-            try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
-            return
+        if input.count < settings.minimumStreamBytes, let textRoute, options.isDisjoint(with: [.pretty, .allowDuplicateKeys, .outputLines]) {
+            let limits = limits.resolved(inputBytes: input.count)
+            if try sink.append(using: { textRoute.reshape(input, limits: limits, into: &$0) }) {
+                settings.outcome?("text")
+                return
+            }
         }
         guard !options.contains(.allowDuplicateKeys), plan.streamsAnything, input.count >= settings.minimumStreamBytes else {
             let output = try reshapeWhole(input, options: options)

@@ -18,6 +18,20 @@ class OutputSink {
         try bytes.withUnsafeBytesTyped { (buffer) throws(ReshapeError) in try write(buffer) }
     }
 
+    /// Lets `body` append to a buffer, and takes what it appended when it returns true (a
+    /// buffer sink lends its own buffer, so nothing is copied).
+    func append(using body: (inout ByteBuffer) -> Bool) throws(ReshapeError) -> Bool {
+        var buffer = ByteBuffer(capacity: 4096)
+        guard body(&buffer) else { return false }
+        try buffer.withBytes { (bytes) throws(ReshapeError) in try write(bytes) }
+        return true
+    }
+
+    /// Counts bytes a subclass took in without `write`.
+    final func count(_ bytes: Int) {
+        bytesWritten += bytes
+    }
+
     /// Forgets what was written (for a sink that can take it back).
     func resetCount() {
         bytesWritten = 0
@@ -44,6 +58,13 @@ final class BufferSink: OutputSink {
 
     override func accept(_ bytes: UnsafeRawBufferPointer) throws(ReshapeError) {
         buffer.append(bytes)
+    }
+
+    override func append(using body: (inout ByteBuffer) -> Bool) throws(ReshapeError) -> Bool {
+        let before = buffer.count
+        guard body(&buffer) else { return false }
+        count(buffer.count - before)
+        return true
     }
 
     override func reset() -> Bool {

@@ -71,13 +71,22 @@ struct NumberLiteral {
             if let value = int64Value { return .integer(value) }
             return .text
         }
+        return heldReal.map { .real($0.value) } ?? .text
+    }
+
+    /// For a real: the double that holds it and the text it is written as, or nil when no double
+    /// holds it exactly.
+    private var heldReal: (value: Double, written: String)? {
         let value = Double(String(decoding: text, as: UTF8.self)) ?? .nan
-        guard value.isFinite else { return .text }  // Overflow: a double would change the number.
+        guard value.isFinite else { return nil }  // Overflow: a double would change the number.
         // The double is written back in its shortest form; keep it only if that form is the same
         // decimal number as the literal (1.50 and 1.5 are; 9007199254740993.0 and 2.5e-324 are not).
-        let written = Array(NumberText.text(of: value).utf8)
-        let same = written.withUnsafeBytes { Self.decimal(of: text) == Self.decimal(of: $0) }
-        return same ? .real(value) : .text
+        var written = NumberText.text(of: value)
+        let same = written.withUTF8 { (bytes) -> Bool in
+            let bytes = UnsafeRawBufferPointer(bytes)
+            return bytes.elementsEqual(text) || Self.decimal(of: text) == Self.decimal(of: bytes)
+        }
+        return same ? (value, written) : nil
     }
 
     /// A number literal's value as sign, significant digits (no leading or trailing zeros) and the
@@ -133,10 +142,15 @@ struct NumberLiteral {
 
     /// Appends the text the writer would write for the node of this literal.
     func appendCanonical(to out: inout ByteBuffer) {
-        switch held {
-        case .integer: out.append(text)  // The grammar leaves one way to write a fitting integer.
-        case .real(let value): NumberText.append(value, to: &out)
-        case .text: out.append(text)
+        // An integer is written as it is read, whether it is held as one or as its text.
+        guard isReal else {
+            out.append(text)
+            return
+        }
+        if let real = heldReal {
+            out.append(real.written)
+        } else {
+            out.append(text)
         }
     }
 

@@ -121,8 +121,10 @@ extension JSONParser {
         wholeText: Bool = true
     ) -> Bool {
         scratch.reset()
-        var frames = scratch.frames
-        defer { scratch.frames = frames }
+        // Taken out (not copied, which would copy its buffer at the first append) and put back.
+        var frames: [(isObject: Bool, firstName: Int)] = []
+        swap(&frames, &scratch.frames)
+        defer { swap(&frames, &scratch.frames) }
         while true {
             // A value starts here.
             skipWhitespace()

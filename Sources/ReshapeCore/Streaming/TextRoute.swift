@@ -56,15 +56,16 @@ final class TextRoute: Sendable {
         guard forObject != nil || forArray != nil else { return nil }
     }
 
-    /// The compact output for `input`, or nil when the whole tree must decide.
-    func reshape(_ input: UnsafeRawBufferPointer, limits: ResolvedLimits) -> ByteBuffer? {
-        guard withinLimits(input.count, limits) else { return nil }
-        guard let opener = input.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return nil }
+    /// Appends the compact output for `input` to `out`; false, with `out` as it was, when the
+    /// whole tree must decide.
+    func reshape(_ input: UnsafeRawBufferPointer, limits: ResolvedLimits, into out: inout ByteBuffer) -> Bool {
+        guard withinLimits(input.count, limits) else { return false }
+        guard let opener = input.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return false }
         let isObject = opener == UInt8(ascii: "{")
-        guard isObject || opener == UInt8(ascii: "["), let shape = isObject ? forObject : forArray else { return nil }
+        guard isObject || opener == UInt8(ascii: "["), let shape = isObject ? forObject : forArray else { return false }
         let workspace = shape.workspaces.take()
         defer { shape.workspaces.give(workspace) }
-        return workspace.reshape(input, shape: shape, isObject: isObject, limits: limits)
+        return workspace.reshape(input, shape: shape, isObject: isObject, limits: limits, into: &out)
     }
 
     /// True when no limit can be reached on an input of `bytes` bytes: the route counts neither

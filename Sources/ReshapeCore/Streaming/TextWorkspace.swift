@@ -5,51 +5,64 @@ import Musl
 #endif
 
 /// What one `TextRoute` pass works with: a parser, the fast path's name scratch and the record
-/// names met. Kept in a pool between calls, so that a
-/// client reshaping one small response after another allocates little and renames each member
-/// name once, not once per call.
+/// names met. Kept in a pool between calls, so that a client reshaping one small response after
+/// another allocates little and renames each member name once, not once per call.
 final class TextWorkspace {
-    private var collection = JSONParser(
-        text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
-        rawDepth: nil, maxDepth: Limits.defaultMaxDepth)
-    private var scratch = JSONParser.NameScratch(cacheCapacity: 256)
-    private var names = SeenHashes()
-    private var decodedKey = ByteBuffer(capacity: 64)
+    /// One stored property, so that a pass pays one dynamic exclusivity check, not one per part.
+    private var state = State()
+
+    private struct State: ~Copyable {
+        var parser = JSONParser(
+            text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
+            rawDepth: nil, maxDepth: Limits.defaultMaxDepth)
+        var scratch = JSONParser.NameScratch(cacheCapacity: 256)
+        var names = SeenHashes()
+        var decodedKey = ByteBuffer(capacity: 64)
+    }
 
     /// See `TextRoute.reshape`.
     func reshape(
-        _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, isObject: Bool, limits: ResolvedLimits
-    ) -> ByteBuffer? {
-        names.removeAll()
-        collection.restart(with: input)
-        return Self.reshape(
-            input, shape: shape, isObject: isObject, limits: limits, parser: &collection, scratch: &scratch, names: &names,
-            decodedKey: &decodedKey)
+        _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, isObject: Bool, limits: ResolvedLimits,
+        into out: inout ByteBuffer
+    ) -> Bool {
+        Self.reshape(input, shape: shape, isObject: isObject, limits: limits, state: &state, into: &out)
     }
 
-    // Static, over inout values: one exclusivity check per property per call, not one per access.
+    private static func reshape(
+        _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, isObject: Bool, limits: ResolvedLimits,
+        state: inout State, into out: inout ByteBuffer
+    ) -> Bool {
+        state.names.removeAll()
+        state.parser.restart(with: input)
+        let mark = out.count
+        let done = reshape(
+            input, shape: shape, isObject: isObject, limits: limits, parser: &state.parser, scratch: &state.scratch,
+            names: &state.names, decodedKey: &state.decodedKey, into: &out)
+        if !done { out.truncate(to: mark) }
+        return done
+    }
+
     private static func reshape(
         _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, isObject: Bool, limits: ResolvedLimits,
         parser: inout JSONParser, scratch: inout JSONParser.NameScratch, names: inout SeenHashes,
-        decodedKey: inout ByteBuffer
-    ) -> ByteBuffer? {
+        decodedKey: inout ByteBuffer, into out: inout ByteBuffer
+    ) -> Bool {
         parser.skipWhitespace()
         // As `RecordRunner` reckons it: the records start at depth 1 in the input.
         let depthLeft = limits.maxDepth - max(1, shape.outputDepth)
-        guard depthLeft > 1 else { return nil }
+        guard depthLeft > 1 else { return false }
         let closer = UInt8(ascii: isObject ? "}" : "]")
         parser.index += 1
         parser.skipWhitespace()
         // An empty collection is the tree's (rules may see it as the empty value it is).
-        guard parser.index < input.count, input[parser.index] != closer else { return nil }
+        guard parser.index < input.count, input[parser.index] != closer else { return false }
 
-        var out = ByteBuffer(capacity: input.count + input.count / 4 + shape.before.count + shape.after.count)
         shape.before.withUnsafeBytes { out.append($0) }
         var first = true
         while true {
             var key: JSONParser.StringSpan? = nil
             if isObject {
-                guard input[parser.index] == UInt8(ascii: "\""), let span = try? parser.scanString() else { return nil }
+                guard input[parser.index] == UInt8(ascii: "\""), let span = try? parser.scanString() else { return false }
                 key = span
                 if span.hasEscapes {
                     decodedKey.removeAll()
@@ -59,9 +72,9 @@ final class TextWorkspace {
                     ? decodedKey.withBytes { RecordNames.hash($0) }
                     : RecordNames.hash(UnsafeRawBufferPointer(rebasing: input[span.start..<span.end]))
                 // Meeting hashes may be a duplicate: the tree refuses it, or settles it.
-                guard names.insert(hash) else { return nil }
+                guard names.insert(hash) else { return false }
                 parser.skipWhitespace()
-                guard parser.index < input.count, input[parser.index] == UInt8(ascii: ":") else { return nil }
+                guard parser.index < input.count, input[parser.index] == UInt8(ascii: ":") else { return false }
                 parser.index += 1
                 parser.skipWhitespace()
             }
@@ -81,23 +94,23 @@ final class TextWorkspace {
                 done = parser.transformRecord(
                     shape.fast, id: nil, depthLeft: depthLeft, into: &out, scratch: &scratch, wholeText: false)
             }
-            guard done else { return nil }
+            guard done else { return false }
             parser.skipWhitespace()
-            guard parser.index < input.count else { return nil }
+            guard parser.index < input.count else { return false }
             if input[parser.index] == UInt8(ascii: ",") {
                 parser.index += 1
                 parser.skipWhitespace()
-                guard parser.index < input.count else { return nil }
+                guard parser.index < input.count else { return false }
                 continue
             }
-            guard input[parser.index] == closer else { return nil }
+            guard input[parser.index] == closer else { return false }
             parser.index += 1
             break
         }
         parser.skipWhitespace()
-        guard parser.index == input.count else { return nil }
+        guard parser.index == input.count else { return false }
         shape.after.withUnsafeBytes { out.append($0) }
-        return out
+        return true
     }
 
     /// Workspaces not in use, shared by the threads calling one `Rules`.
