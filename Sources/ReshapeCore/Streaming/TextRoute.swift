@@ -6,7 +6,7 @@
 /// named by the plan's output chain, so the text before and after the records is known when the
 /// rules are compiled and no tree is built at all. Anything this does not settle on its own (an
 /// empty collection, a record the fast path gives up on, names whose hashes meet, invalid JSON,
-/// limits within reach) returns nil, and the whole tree decides, errors included.
+/// limits within reach) gives up, and the whole tree decides, errors included.
 final class TextRoute: Sendable {
     /// The route for one kind of collection at the root.
     final class Shape: Sendable {
