@@ -197,8 +197,11 @@ import Testing
 
     @Test func duplicateRecordNamesAreFoundWhateverTheirSpelling() throws {
         let rules = try Rules(json: Self.recordRules[0].spec)
-        // 20000 records: the name table grows twice (reading the names again) before the duplicate.
-        let records = (0..<20000).map { #""r\#($0)": {"a": 1}"# } + [#""r\u0031\u0032": {}"#]
+        // Large records first, then many small ones: the table, sized from the first records,
+        // must grow (reading the names again) before the duplicate.
+        let filler = String(repeating: "x", count: 200)
+        let records = (0..<1100).map { #""big\#($0)": {"a": "\#(filler)"}"# } + (0..<30000).map { #""r\#($0)": {"a": 1}"# }
+            + [#""r\u0031\u0032": {}"#]
         let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
         let same = Self.compare(rules, input, context: "escaped duplicate")
         #expect(same)

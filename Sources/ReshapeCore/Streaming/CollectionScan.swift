@@ -108,6 +108,16 @@ extension JSONParser {
                 if span.hasEscapes { Self.decodeEscapes(text, span, into: &keyBuffer) }
                 let name = span.hasEscapes ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
                 let membersStart = scan.textRange.lowerBound + 1
+                if scan.names.count == RecordNames.sampleSize {
+                    // Sized once for the records the collection's length promises: growing reads
+                    // every name so far again, which would cost most of another scan.
+                    let expected = RecordNames.expectedCount(
+                        sampled: scan.names.count, sampleBytes: span.start - membersStart, totalBytes: text.count - membersStart)
+                    let capacity = RecordNames.capacity(for: expected, from: scan.names.slots.count, maxBytes: max(4 << 20, text.count / 64))
+                    if capacity > scan.names.slots.count {
+                        scan.names = rehashCollectionNames(from: membersStart, before: span.start - 1, capacity: capacity, reread: scan.reread)
+                    }
+                }
                 if scan.names.isFull {
                     scan.names = rehashCollectionNames(
                         from: membersStart, before: span.start - 1, capacity: scan.names.slots.count * 4, reread: scan.reread)

@@ -1,12 +1,13 @@
 /// The member names of a keyed collection seen so far, to refuse a duplicate as the whole tree
-/// does, in about 5 bytes per record.
+/// does, in 4-byte slots at most three quarters full.
 ///
 /// Each name's 64-bit hash picks its home slot with its high bits, and the slot keeps its low 32
 /// bits: two different names meet only if both agree, about once in a billion 3-million-record
 /// exports. A meeting is never taken on trust: the names before it are read again from the input and
 /// compared byte for byte (`JSONParser.collectionHasName`), so a duplicate is reported exactly when
 /// there is one. The slots cannot give back a name's high bits, so the table grows by reading the
-/// names again from the input (`JSONParser.rehashCollectionNames`), four times larger each time.
+/// names again from the input (`JSONParser.rehashCollectionNames`), four times larger each time;
+/// so it is sized once, after a sample of names, for the whole collection (`capacity(for:)`).
 struct RecordNames {
     /// Open addressing, linear probing; 0 marks an empty slot (low bits of 0 are kept as 1).
     private(set) var slots = [UInt32](repeating: 0, count: 1 << 12)
@@ -18,6 +19,24 @@ struct RecordNames {
     /// An empty table of `capacity` slots (a power of two).
     init(capacity: Int = 1 << 12) {
         slots = [UInt32](repeating: 0, count: capacity)
+    }
+
+    /// Names seen before the table is sized for the whole collection (see `capacity(for:)`).
+    static let sampleSize = 1024
+
+    /// The number of records a collection of `totalBytes` holds if its records are the size of
+    /// the `sampled` ones, which took `sampleBytes`.
+    static func expectedCount(sampled: Int, sampleBytes: Int, totalBytes: Int) -> Int {
+        guard sampleBytes > 0 else { return sampled }
+        return sampled.multipliedClamped(by: totalBytes) / sampleBytes
+    }
+
+    /// The slots for `count` names, growing `slots` four times at a time as inserting would, but
+    /// no larger than `maxBytes` (beyond it, the table grows as names come).
+    static func capacity(for count: Int, from slots: Int, maxBytes: Int) -> Int {
+        var capacity = slots
+        while capacity * 3 / 4 < count && capacity * 4 * MemoryLayout<UInt32>.stride <= maxBytes { capacity *= 4 }
+        return capacity
     }
 
     /// Adds `hash`; false when a name that may be the same was there.
