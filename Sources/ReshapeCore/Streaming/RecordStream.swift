@@ -150,7 +150,9 @@ final class RecordStream {
         batchStart = current.inputEnd
         let jobs = settings.resolvedJobs
         if jobs > 1 && pool == nil {
-            let created = WorkerPool(threads: jobs) { batch in runner.process(batch) }
+            // This thread is one of the jobs: it reads the records, and reshapes queued batches
+            // while it waits for output (see `WorkerPool.take`).
+            let created = WorkerPool(threads: jobs - 1) { batch in runner.process(batch) }
             if created.threadCount > 0 { pool = created }
         }
         guard let pool else {

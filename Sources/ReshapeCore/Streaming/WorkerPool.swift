@@ -81,10 +81,22 @@ final class WorkerPool: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Waits for batch `sequence` and takes it back.
+    /// Waits for batch `sequence` and takes it back. While it waits, the calling thread reshapes
+    /// queued batches itself, so that a caller waiting for output is one more worker, not an idle
+    /// core.
     func take(_ sequence: Int) -> RecordBatch {
         pthread_mutex_lock(mutex)
-        while finished[sequence] == nil { pthread_cond_wait(workDone, mutex) }
+        while finished[sequence] == nil {
+            if let batch = dequeue() {
+                pthread_mutex_unlock(mutex)
+                work(batch)
+                pthread_mutex_lock(mutex)
+                finished[batch.sequence] = batch
+                pthread_cond_broadcast(workDone)
+                continue
+            }
+            pthread_cond_wait(workDone, mutex)
+        }
         let batch = finished.removeValue(forKey: sequence)
         pthread_mutex_unlock(mutex)
         return batch ?? RecordBatch(sequence: sequence)
@@ -105,6 +117,21 @@ final class WorkerPool: @unchecked Sendable {
         threads = []
     }
 
+    /// The oldest batch not started, if any; called with the mutex held.
+    private func dequeue() -> RecordBatch? {
+        while queueHead < queue.count {
+            let taken = queue[queueHead]
+            queue[queueHead] = nil
+            queueHead += 1
+            if queueHead > 64 && queueHead * 2 > queue.count {
+                queue.removeFirst(queueHead)
+                queueHead = 0
+            }
+            if let taken { return taken }
+        }
+        return nil
+    }
+
     private func loop() {
         while true {
             pthread_mutex_lock(mutex)
@@ -113,13 +140,7 @@ final class WorkerPool: @unchecked Sendable {
                 pthread_mutex_unlock(mutex)
                 return
             }
-            let taken = queue[queueHead]
-            queue[queueHead] = nil
-            queueHead += 1
-            if queueHead > 64 && queueHead * 2 > queue.count {
-                queue.removeFirst(queueHead)
-                queueHead = 0
-            }
+            let taken = dequeue()
             pthread_mutex_unlock(mutex)
             guard let batch = taken else { continue }
             work(batch)
