@@ -2,21 +2,19 @@
 /// rules allow it (see `RecordPlan`), the whole tree otherwise. Both give the same bytes or the same
 /// error: when streaming fails, the whole tree runs to name the error exactly.
 extension Rules {
-    /// Reshapes `input` into `sink` with `settings` (threads, progress).
+    /// Reshapes `input` into `sink` with `settings` (threads, progress); `tryingText: false` when
+    /// the caller tried the text route already.
     func reshape(
-        _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink
+        _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink,
+        tryingText: Bool = true
     ) throws(ReshapeError) {
         try check(options)
         if options.contains(.inputLines) {
             try JSONLines.reshape(input, rules: self, options: options, settings: settings, into: sink)
             return
         }
-        if input.count < settings.minimumStreamBytes, let textRoute, options.isDisjoint(with: [.pretty, .allowDuplicateKeys, .outputLines]) {
-            let limits = limits.resolved(inputBytes: input.count)
-            if try sink.append(using: { textRoute.reshape(input, limits: limits, into: &$0) }) {
-                settings.outcome?("text")
-                return
-            }
+        if tryingText, try sink.append(using: { reshapeOnText(input, options: options, settings: settings, into: &$0) }) {
+            return
         }
         guard !options.contains(.allowDuplicateKeys), plan.streamsAnything, input.count >= settings.minimumStreamBytes else {
             let output = try reshapeWhole(input, options: options)
@@ -56,6 +54,19 @@ extension Rules {
             if sink.bytesWritten > 0 && !sink.reset() { throw error }
             try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
         }
+    }
+
+    /// Appends the output to `out` when the document is small and the text route takes it (see
+    /// `TextRoute`); false, with `out` as it was, otherwise. `options` are checked already.
+    func reshapeOnText(
+        _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings, into out: inout ByteBuffer
+    ) -> Bool {
+        guard input.count < settings.minimumStreamBytes, let textRoute,
+            options.isDisjoint(with: [.pretty, .allowDuplicateKeys, .inputLines, .outputLines]),
+            textRoute.reshape(input, limits: limits.resolved(inputBytes: input.count), into: &out)
+        else { return false }
+        settings.outcome?("text")
+        return true
     }
 
     func check(_ options: ApplyOptions) throws(ReshapeError) {

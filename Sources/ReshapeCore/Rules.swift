@@ -109,8 +109,14 @@ public struct Rules: Sendable {
     package func applyTakingBuffer(
         _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings = StreamSettings()
     ) throws(ReshapeError) -> (pointer: UnsafeMutablePointer<UInt8>, count: Int) {
-        let sink = BufferSink(capacity: input.count.addingClamped(input.count / 8 + 64))
-        try reshape(input, options: options, settings: settings, into: sink)
+        try check(options)
+        var buffer = ByteBuffer(capacity: input.count.addingClamped(input.count / 8 + 64))
+        // A small response on the text route is written straight into the buffer handed over.
+        if reshapeOnText(input, options: options, settings: settings, into: &buffer) {
+            return buffer.take()
+        }
+        let sink = BufferSink(buffer: buffer)
+        try reshape(input, options: options, settings: settings, into: sink, tryingText: false)
         return sink.takeBuffer().take()
     }
 

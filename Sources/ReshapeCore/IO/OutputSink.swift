@@ -56,6 +56,11 @@ final class BufferSink: OutputSink {
         buffer = ByteBuffer(capacity: capacity)
     }
 
+    /// A sink that writes into `buffer` (empty).
+    init(buffer: consuming ByteBuffer) {
+        self.buffer = buffer
+    }
+
     override func accept(_ bytes: UnsafeRawBufferPointer) throws(ReshapeError) {
         buffer.append(bytes)
     }
