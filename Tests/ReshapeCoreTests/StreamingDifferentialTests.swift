@@ -195,6 +195,22 @@ import Testing
         }
     }
 
+    /// Renamings can make the output far larger than the input: the text route, streaming and
+    /// the tree all stop at the output limit, with the tree's error, and none of them builds the
+    /// oversized output first (unchecked, 4000 records would make 800 MB here).
+    @Test func longRenamesStopAtTheOutputLimit() throws {
+        let long = String(repeating: "n", count: 100_000)
+        let spec = #"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"a":"\#(long)"},"deep":true}]"#
+        let rules = try Rules(json: spec, limits: Limits(maxOutputBytes: 5_000_000))
+        for count in [40, 4000] {
+            let records = (0..<count).map { #""r\#($0)": {"a": 1, "b": {"a": 2}}"# }
+            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+            let same = Self.compare(rules, input, context: "\(count) records")
+            #expect(same)
+            #expect(throws: ReshapeError.self) { try rules.applyWholeTree(to: input) }
+        }
+    }
+
     @Test func duplicateRecordNamesAreFoundWhateverTheirSpelling() throws {
         let rules = try Rules(json: Self.recordRules[0].spec)
         // Large records first, then many small ones: the table, sized from the first records,

@@ -114,11 +114,14 @@ extension JSONParser {
     /// - Parameters:
     ///   - id: the record's member name in a keyed collection, when `keyedToArray` makes it a record.
     ///   - depthLeft: how deep the record may nest before the depth limit is near.
+    ///   - outputLimit: the most `out` may hold: beyond it the pass gives up, and the tree, which
+    ///     counts the output as it goes, stops at the output limit (renamings from a rules
+    ///     document can make a name far longer than it was).
     ///   - wholeText: the record is the whole of `text` (white space around it aside); otherwise
     ///     it is the value at `index`, and `index` ends past it.
     mutating func transformRecord(
         _ fast: RecordFastPath, id: KeyBytes?, depthLeft: Int, into out: inout ByteBuffer, scratch: inout NameScratch,
-        wholeText: Bool = true
+        outputLimit: Int, wholeText: Bool = true
     ) -> Bool {
         scratch.reset()
         // Taken out (not copied, which would copy its buffer at the first append) and put back.
@@ -126,7 +129,8 @@ extension JSONParser {
         swap(&frames, &scratch.frames)
         defer { swap(&frames, &scratch.frames) }
         while true {
-            // A value starts here.
+            // A value starts here (after a member name, which may have been long).
+            guard out.count <= outputLimit else { return false }
             skipWhitespace()
             guard index < text.count else { return false }
             let byte = text[index]
@@ -197,6 +201,7 @@ extension JSONParser {
                 return false
             }
             // The value is complete: the next member or element, or the end of containers.
+            guard out.count <= outputLimit else { return false }
             while let top = frames.last {
                 skipWhitespace()
                 guard index < text.count else { return false }

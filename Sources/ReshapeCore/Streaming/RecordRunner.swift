@@ -53,11 +53,17 @@ final class RecordRunner: @unchecked Sendable {
     ) -> Bool {
         guard let fastPath, fastDepth > 1 else { return false }
         let mark = out.count
+        // `out` is a batch's output: past the output limit, the whole output is past it.
+        let outputLimit = limits.maxOutputBytes
         if !lines { out.append(UInt8(ascii: ",")) }
         parser.restart(with: UnsafeRawBufferPointer(rebasing: text[slice.start..<slice.end]))
         let done = kind == .object
-            ? withKey(of: slice) { parser.transformRecord(fastPath, id: $0, depthLeft: fastDepth, into: &out, scratch: &scratch) }
-            : parser.transformRecord(fastPath, id: nil, depthLeft: fastDepth, into: &out, scratch: &scratch)
+            ? withKey(of: slice) {
+                parser.transformRecord(
+                    fastPath, id: $0, depthLeft: fastDepth, into: &out, scratch: &scratch, outputLimit: outputLimit)
+            }
+            : parser.transformRecord(
+                fastPath, id: nil, depthLeft: fastDepth, into: &out, scratch: &scratch, outputLimit: outputLimit)
         if done {
             if lines { out.append(UInt8(ascii: "\n")) }
             return true
@@ -130,9 +136,13 @@ final class RecordRunner: @unchecked Sendable {
             text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
             rawDepth: nil, maxDepth: fastDepth)
         do throws(ReshapeError) {
-            for slice in batch.slices
-            where try process(slice, into: &batch.output, parser: &parser, scratch: &scratch, work: &batch.work) {
-                batch.written += 1
+            for slice in batch.slices {
+                if try process(slice, into: &batch.output, parser: &parser, scratch: &scratch, work: &batch.work) {
+                    batch.written += 1
+                }
+                // Checked per record, not per batch: renamings can make a record's output far
+                // larger than its text.
+                if batch.output.count > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
             }
         } catch {
             batch.error = error

@@ -57,6 +57,8 @@ final class TextWorkspace {
         // An empty collection is the tree's (rules may see it as the empty value it is).
         guard parser.index < input.count, input[parser.index] != closer else { return false }
 
+        // Output past the output limit is the tree's to refuse.
+        let outputLimit = out.count.addingClamped(limits.maxOutputBytes)
         shape.before.withUnsafeBytes { out.append($0) }
         var first = true
         while true {
@@ -85,14 +87,16 @@ final class TextWorkspace {
                 done = key.hasEscapes
                     ? decodedKey.withBytes {
                         parser.transformRecord(
-                            shape.fast, id: $0, depthLeft: depthLeft, into: &out, scratch: &scratch, wholeText: false)
+                            shape.fast, id: $0, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
+                            wholeText: false)
                     }
                     : parser.transformRecord(
                         shape.fast, id: UnsafeRawBufferPointer(rebasing: input[key.start..<key.end]), depthLeft: depthLeft,
-                        into: &out, scratch: &scratch, wholeText: false)
+                        into: &out, scratch: &scratch, outputLimit: outputLimit, wholeText: false)
             } else {
                 done = parser.transformRecord(
-                    shape.fast, id: nil, depthLeft: depthLeft, into: &out, scratch: &scratch, wholeText: false)
+                    shape.fast, id: nil, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
+                    wholeText: false)
             }
             guard done else { return false }
             parser.skipWhitespace()
@@ -110,7 +114,7 @@ final class TextWorkspace {
         parser.skipWhitespace()
         guard parser.index == input.count else { return false }
         shape.after.withUnsafeBytes { out.append($0) }
-        return true
+        return out.count <= outputLimit
     }
 
     /// Workspaces not in use, shared by the threads calling one `Rules`.
