@@ -88,11 +88,7 @@ final class WorkerPool: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         while finished[sequence] == nil {
             if let batch = dequeue() {
-                pthread_mutex_unlock(mutex)
-                work(batch)
-                pthread_mutex_lock(mutex)
-                finished[batch.sequence] = batch
-                pthread_cond_broadcast(workDone)
+                run(batch)
                 continue
             }
             pthread_cond_wait(workDone, mutex)
@@ -132,6 +128,16 @@ final class WorkerPool: @unchecked Sendable {
         return nil
     }
 
+    /// Reshapes `batch` with the mutex released and files it as finished; called, and returns,
+    /// with the mutex held.
+    private func run(_ batch: RecordBatch) {
+        pthread_mutex_unlock(mutex)
+        work(batch)
+        pthread_mutex_lock(mutex)
+        finished[batch.sequence] = batch
+        pthread_cond_broadcast(workDone)
+    }
+
     private func loop() {
         while true {
             pthread_mutex_lock(mutex)
@@ -140,13 +146,7 @@ final class WorkerPool: @unchecked Sendable {
                 pthread_mutex_unlock(mutex)
                 return
             }
-            let taken = dequeue()
-            pthread_mutex_unlock(mutex)
-            guard let batch = taken else { continue }
-            work(batch)
-            pthread_mutex_lock(mutex)
-            finished[batch.sequence] = batch
-            pthread_cond_broadcast(workDone)
+            if let batch = dequeue() { run(batch) }
             pthread_mutex_unlock(mutex)
         }
     }
