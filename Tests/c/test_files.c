@@ -136,6 +136,14 @@ static void path_in(char *path, size_t size, const char *dir, const char *name) 
     snprintf(path, size, "%s/%s", dir, name);
 }
 
+/* A new folder `name` under the test's root, and the paths of in.json and out.json in it (each
+   buffer `size` bytes). */
+static void make_dir_with_files(char *dir, char *in_path, char *out_path, size_t size, const char *name) {
+    make_dir(dir, size, name);
+    path_in(in_path, size, dir, "in.json");
+    path_in(out_path, size, dir, "out.json");
+}
+
 /* Compares `got` with the reshape_error `expected` field by field. */
 static void check_same_error(const char *what, const reshape_error *got, const reshape_error *expected) {
     CHECK(got->code == expected->code, "%s: code %d (%s), reshape_apply gave %d (%s)", what, got->code,
@@ -389,9 +397,7 @@ static void test_large_payload_same_bytes(void) {
 
 static void test_options_and_null_arguments(void) {
     char dir[4096], in_path[4096], out_path[4096];
-    make_dir(dir, sizeof dir, "options");
-    path_in(in_path, sizeof in_path, dir, "in.json");
-    path_in(out_path, sizeof out_path, dir, "out.json");
+    make_dir_with_files(dir, in_path, out_path, sizeof dir, "options");
     write_text(in_path, "{\"u1\": {\"name\": \"A\"}, \"u2\": {\"name\": \"\"}}");
     reshape_rules *rules = compile(FIREBASE_RULES);
     const char *expected = "{\"users\":[{\"id\":\"u1\",\"name\":\"A\"},{\"id\":\"u2\",\"name\":null}]}";
@@ -504,9 +510,7 @@ static void check_cancelled(const char *what, int status, const reshape_error *e
 
 static void test_cancellation_and_progress(void) {
     char dir[4096], in_path[4096], out_path[4096];
-    make_dir(dir, sizeof dir, "cancel");
-    path_in(in_path, sizeof in_path, dir, "in.json");
-    path_in(out_path, sizeof out_path, dir, "out.json");
+    make_dir_with_files(dir, in_path, out_path, sizeof dir, "cancel");
     reshape_rules *rules = compile(FIREBASE_RULES);
     size_t length = 0;
     char *payload = firebase_payload(cancel_records, INTACT, 0, &length);
@@ -634,9 +638,7 @@ static void test_cancellation_and_progress(void) {
 
 static void test_pipes_and_offsets(void) {
     char dir[4096], in_path[4096], out_path[4096];
-    make_dir(dir, sizeof dir, "pipes");
-    path_in(in_path, sizeof in_path, dir, "in.json");
-    path_in(out_path, sizeof out_path, dir, "out.json");
+    make_dir_with_files(dir, in_path, out_path, sizeof dir, "pipes");
     reshape_rules *rules = compile(FIREBASE_RULES);
     size_t length = 0;
     char *payload = firebase_payload(large_records, INTACT, 0, &length);
@@ -798,9 +800,7 @@ static expected_result records_before(const reshape_rules *rules, size_t count) 
 
 static void test_failure_half_way(void) {
     char dir[4096], in_path[4096], out_path[4096];
-    make_dir(dir, sizeof dir, "half-way");
-    path_in(in_path, sizeof in_path, dir, "in.json");
-    path_in(out_path, sizeof out_path, dir, "out.json");
+    make_dir_with_files(dir, in_path, out_path, sizeof dir, "half-way");
     reshape_rules *rules = compile(FIREBASE_RULES);
     const char *old = "{\"old\": \"contents\"}\n";
 
@@ -892,9 +892,7 @@ static void test_failure_half_way(void) {
 
 static void test_permissions_kept(void) {
     char dir[4096], in_path[4096], out_path[4096], link_path[4096];
-    make_dir(dir, sizeof dir, "permissions");
-    path_in(in_path, sizeof in_path, dir, "in.json");
-    path_in(out_path, sizeof out_path, dir, "out.json");
+    make_dir_with_files(dir, in_path, out_path, sizeof dir, "permissions");
     path_in(link_path, sizeof link_path, dir, "link.json");
     write_text(in_path, "{\"u1\": {\"firstName\": \"A\", \"avatar\": {}}}");
     const char *expected = "{\"users\":[{\"id\":\"u1\",\"first_name\":\"A\",\"avatar\":null}]}";
