@@ -9,7 +9,7 @@ import ctypes.util
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple, Union
 
 from ._version import __version__
 
@@ -127,7 +127,7 @@ lib.reshape_rules_free.argtypes = [ctypes.c_void_p]
 lib.reshape_rules_free.restype = None
 lib.reshape_apply.argtypes = [
     ctypes.c_void_p,
-    ctypes.c_char_p,
+    ctypes.c_void_p,  # const char *input: an address, or bytes (read in place, never copied)
     ctypes.c_size_t,
     ctypes.c_uint32,
     ctypes.POINTER(ctypes.c_void_p),  # char **: c_void_p keeps the pointer, so it can be freed
@@ -194,12 +194,15 @@ def rules_free(handle: int) -> None:
     lib.reshape_rules_free(handle)
 
 
-def apply(handle: int, data: bytes, flags: int) -> Tuple[int, Optional[bytes], Error]:
-    """reshape_apply: (status, output or None, error). The library's buffer is freed here, once."""
+def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tuple[int, Optional[bytes], Error]:
+    """reshape_apply: (status, output or None, error). The library's buffer is freed here, once.
+
+    `data` is bytes, or the address of `length` bytes that stay valid and unchanged for the call.
+    """
     out = ctypes.c_void_p()
     out_length = ctypes.c_size_t()
     error = Error()
-    status = lib.reshape_apply(handle, data, len(data), flags, ctypes.byref(out), ctypes.byref(out_length), ctypes.byref(error))
+    status = lib.reshape_apply(handle, data, length, flags, ctypes.byref(out), ctypes.byref(out_length), ctypes.byref(error))
     if status != 0:
         return status, None, error
     try:

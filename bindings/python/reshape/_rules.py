@@ -441,7 +441,7 @@ class Rules:
     def _apply(self, data: bytes, flags: int) -> bytes:
         handle = self._acquire()
         try:
-            status, output, error = _native.apply(handle, data, flags)
+            status, output, error = _native.apply(handle, data, len(data), flags)
         finally:
             self._release()
         if status != 0 or output is None:
