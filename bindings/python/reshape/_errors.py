@@ -1,6 +1,7 @@
 """Errors: one base class carrying where a failure happened, one subclass per kind."""
 
-from typing import Dict, Optional, Type
+import json
+from typing import Any, Dict, Optional, Tuple, Type, Union
 
 
 class ReshapeError(ValueError):
@@ -10,6 +11,7 @@ class ReshapeError(ValueError):
         code: the stable name of the failure ("invalid_json", "rule_failed", ...).
         status: the C API's status number (also a class attribute: ``Cancelled.status == 8``).
         rule: the 1-based index of the failing rule, or 0.
+        op: the failing rule's op ("keyedToArray"), or "" when no rule failed.
         path: the RFC 9535 normalized path of the failing value (``$['users']['u1']``), or "".
         line, column, position: where JSON text could not be read (1-based line, 1-based column in
             Unicode scalars, 0-based byte offset), or 0.
@@ -19,12 +21,13 @@ class ReshapeError(ValueError):
     code = "internal"
     status = 7
 
-    def __init__(self, message: str, *, status: Optional[int] = None, rule: int = 0, path: str = "", line: int = 0,
-                 column: int = 0, position: int = 0) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, status: Optional[int] = None, rule: int = 0, op: str = "", path: str = "",
+                 line: int = 0, column: int = 0, position: int = 0) -> None:
+        ValueError.__init__(self, message)
         self.message = message
         self.status = type(self).status if status is None else status
         self.rule = rule
+        self.op = op
         self.path = path
         self.line = line
         self.column = column
@@ -33,12 +36,40 @@ class ReshapeError(ValueError):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.message!r})"
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # Pickles (to a worker process and back) as the message plus every attribute, for each
+        # class alike: json.JSONDecodeError's own reduction would call InvalidJSON(msg, doc, pos).
+        # A document lent as a memoryview or an mmap cannot travel: it arrives as "".
+        state = dict(self.__dict__)
+        if not isinstance(state.get("doc", ""), (str, bytes, bytearray)):
+            state["doc"] = ""
+        return (type(self), (self.message,), state)
 
-class InvalidJSON(ReshapeError):
-    """The input is not valid JSON (or has a duplicate member name)."""
+
+class InvalidJSON(ReshapeError, json.JSONDecodeError):
+    """The input is not valid JSON (or has a duplicate member name).
+
+    It is also a `json.JSONDecodeError`, so code written for `json.loads` catches it, with:
+
+    Attributes:
+        msg: the message, as `message`.
+        doc: the input as it was given (str, bytes, bytearray, memoryview or mmap); "" when the
+            library read a file itself (`Rules.apply_file`).
+        pos: where the input could not be read, as an index into `doc`: characters for a str,
+            bytes otherwise (`position` is always bytes, of the UTF-8 text).
+        lineno, colno: as `line` and `column` (1-based; the column in characters).
+    """
 
     code = "invalid_json"
     status = 1
+
+    def __init__(self, message: str, *, doc: Union[str, Any] = "", pos: Optional[int] = None, **where: Any) -> None:
+        ReshapeError.__init__(self, message, **where)
+        self.msg = message
+        self.doc = doc
+        self.pos = self.position if pos is None else pos
+        self.lineno = self.line
+        self.colno = self.column
 
 
 class InvalidRules(ReshapeError):

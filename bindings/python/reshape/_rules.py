@@ -3,24 +3,26 @@
 import io
 import json
 import math
+import mmap
 import os
+import re
 import socket
 import tempfile
 import threading
+import uuid
 import weakref
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, List, Mapping, Optional, Tuple, Union
+from typing import Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _native
-from ._errors import BY_STATUS, InternalError, InvalidArgument, InvalidRules, ReshapeError
+from ._buffers import Data, borrowed
+from ._errors import BY_STATUS, InternalError, InvalidArgument, InvalidJSON, InvalidRules, ReshapeError
 from ._limits import Limits
 
-#: What `Rules` accepts: a list of rule dicts, a dict with "rules", JSON text (str or bytes), or a
-#: path to a .json file.
-RulesSpec = Union[List[Mapping[str, Any]], Mapping[str, Any], str, bytes, "os.PathLike[str]"]
-#: What `apply` accepts: UTF-8 JSON text.
-Data = Union[bytes, bytearray, memoryview, str]
+#: What `Rules` accepts: a sequence of rule mappings, a mapping with "rules", JSON text (str or
+#: bytes), or a path to a .json file.
+RulesSpec = Union[Sequence[Mapping[str, Any]], Mapping[str, Any], str, bytes, "os.PathLike[str]"]
 #: A path to a file: str, bytes or os.PathLike.
 PathArgument = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 #: What `Rules.apply_file` reads and writes: a path, or a binary file object (open in binary mode,
@@ -33,17 +35,29 @@ _MAX_JOBS = 2**32 - 1  # jobs is a C unsigned int
 _COPY_CHUNK = 1 << 20
 
 
-def _error(status: int, error: "_native.Error") -> ReshapeError:
+def _error(status: int, error: "_native.Error", doc: Any = "") -> ReshapeError:
+    """The exception for a failed call; `doc` is the input as the caller gave it, for InvalidJSON."""
     kind = BY_STATUS.get(status, InternalError)
-    return kind(
-        error.message.decode("utf-8", "replace"),
+    where: Dict[str, Any] = dict(
         status=status,
         rule=error.rule,
+        op=getattr(error, "op", b"").decode("utf-8", "replace"),
         path=error.path.decode("utf-8", "replace"),
         line=error.line,
         column=error.column,
         position=error.position,
     )
+    if kind is InvalidJSON:
+        where.update(doc=doc, pos=_index_in(doc, error.position))
+    return kind(error.message.decode("utf-8", "replace"), **where)
+
+
+def _index_in(doc: Any, position: int) -> int:
+    """The byte offset `position` of the UTF-8 text as an index into `doc`: characters for a str."""
+    if not isinstance(doc, str):
+        return position
+    prefix = doc.encode("utf-8", "surrogatepass")[:position]
+    return len(prefix.decode("utf-8", "replace"))
 
 
 def _spec_bytes(spec: RulesSpec) -> bytes:
@@ -55,28 +69,82 @@ def _spec_bytes(spec: RulesSpec) -> bytes:
         return Path(spec).read_bytes()
     if isinstance(spec, os.PathLike):
         return Path(spec).read_bytes()
-    if isinstance(spec, (list, tuple, Mapping)):
+    if isinstance(spec, (Sequence, Mapping)):
+        numbers = _ExactNumbers()
         try:
-            return json.dumps(spec, allow_nan=False, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            text = json.dumps(spec, allow_nan=False, ensure_ascii=False, default=numbers.value)
         except (TypeError, ValueError) as error:
             raise InvalidRules(f"invalid_rules: the rules cannot be written as JSON: {error}", status=2) from None
+        return numbers.written(text).encode("utf-8", "surrogatepass")
     raise TypeError(f"rules must be a list, a dict, JSON text, bytes or a path, not {type(spec).__name__}")
 
 
-def _data_bytes(data: Data) -> bytes:
-    if isinstance(data, bytes):
-        return data
-    if isinstance(data, str):
-        # Lone surrogates pass through as bytes the engine rejects, with a position.
-        return data.encode("utf-8", "surrogatepass")
-    if isinstance(data, (bytearray, memoryview)):
-        return bytes(data)
-    raise TypeError(f"data must be bytes, bytearray, memoryview or str, not {type(data).__name__}")
+class _ExactNumbers:
+    """json.dumps's `default` for a rules document: other mappings and sequences, and Decimals.
+
+    json.dumps cannot write a number it does not know, so a Decimal (as `Rules.document` gives
+    ``-0`` and the reals a float cannot hold) is first written as a placeholder string, then
+    replaced by its exact text.
+    """
+
+    def __init__(self) -> None:
+        self.tag = uuid.uuid4().hex
+        self.numbers: List[str] = []
+
+    def value(self, value: object) -> object:
+        if isinstance(value, Mapping):
+            return dict(value)
+        if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
+            return list(value)
+        if isinstance(value, Decimal):
+            if not value.is_finite():
+                raise ValueError(f"Out of range float values are not JSON compliant: {value}")
+            self.numbers.append(str(value))
+            return f"{self.tag}-{len(self.numbers) - 1}"
+        raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+    def written(self, text: str) -> str:
+        for index, number in enumerate(self.numbers):
+            text = text.replace(f'"{self.tag}-{index}"', number, 1)
+        return text
 
 
 def _parse_int(text: str) -> Union[int, Decimal]:
     """An int, except ``-0``: the engine keeps its sign, and only a Decimal can."""
     return Decimal(text) if text == "-0" else int(text)
+
+
+def _integers_then(parse_float: Callable[[str], Any]) -> Callable[[str], Any]:
+    """parse_int for a caller's parse_float: ints, except ``-0``, which goes to parse_float."""
+    return lambda text: parse_float(text) if text == "-0" else int(text)
+
+
+_BLANK_TEXT = re.compile("[ \t\r\n]*")
+_BLANK_BYTES = re.compile(b"[ \t\r\n]*")
+
+
+def _is_blank(item: Data) -> bool:
+    """Whether an item of JSON Lines is JSON white space only (space, tab, CR, LF); read in place."""
+    if isinstance(item, str):
+        return _BLANK_TEXT.fullmatch(item) is not None
+    if isinstance(item, (bytes, bytearray, memoryview, mmap.mmap)):
+        return _BLANK_BYTES.fullmatch(item) is not None
+    return False  # not data: `apply` says what it takes
+
+
+def _on_line(error: ReshapeError, number: int) -> ReshapeError:
+    """`error` for item `number` of an iterable of JSON Lines: the message and `line` name it.
+
+    "invalid_json: item 3: at $['b'], line 1, column 9: ...": what follows the item is the
+    error within the item, as `apply` gives it.
+    """
+    code, _, rest = error.message.partition(": ")
+    message = f"{code}: item {number}: {rest}"
+    where: Dict[str, Any] = dict(status=error.status, rule=error.rule, op=error.op, path=error.path, line=number,
+                                 column=error.column, position=error.position)
+    if isinstance(error, InvalidJSON):
+        where.update(doc=error.doc, pos=error.pos)
+    return type(error)(message, **where)
 
 
 def _parse_float(text: str) -> Union[float, Decimal]:
@@ -189,6 +257,11 @@ def _native_limits(limits: Optional[Limits]) -> "Optional[_native.Limits]":
     )
 
 
+def _compiled(kind: "type[Rules]", document: bytes, limits: Optional[Limits]) -> "Rules":
+    """Rules compiled from a rules document: how pickles and copies are made."""
+    return kind(document, limits=limits)
+
+
 class Rules:
     """A compiled rules document (see docs/rules.md), reusable and safe to share between threads.
 
@@ -198,6 +271,11 @@ class Rules:
 
     Use it as a context manager, or call `close()`, to free the compiled rules at once; otherwise
     they are freed when the object is collected.
+
+    Rules pickle as their rules document (and limits), and compile again where they are loaded, so
+    they travel to `multiprocessing`, `concurrent.futures` and Dask or Spark workers as they are.
+    `copy.copy` and `copy.deepcopy` compile again too: each object owns its compiled rules, and
+    closing one never affects another.
     """
 
     def __init__(self, spec: RulesSpec, *, limits: Optional[Limits] = None) -> None:
@@ -213,14 +291,63 @@ class Rules:
                 names the rule, the param, and a suggestion for a typo.
             OSError: a path could not be read.
         """
-        status, handle, error = _native.rules_new(_spec_bytes(spec), _native_limits(limits))
+        document = _spec_bytes(spec)
+        status, handle, error = _native.rules_new(document, _native_limits(limits))
         if status != 0 or handle is None:
             raise _error(status, error)
+        self._document = document
+        self._limits = limits
         self._handle: Optional[int] = handle
         self._lock = threading.Lock()
         self._in_use = 0
         self._closed = False
         self._finalizer = weakref.finalize(self, _native.rules_free, handle)
+
+    @property
+    def document(self) -> Any:
+        """The rules document these rules were compiled from, as a new Python value on each call.
+
+        A list of rule dicts (or the ``{"rules": [...]}`` dict, if that was the form given), in
+        member order, numbers as `apply_loads` gives them; ``Rules(rules.document)`` compiles the
+        same rules. Available after `close()` too.
+        """
+        return json.loads(self._document, parse_float=_parse_float, parse_int=_parse_int)
+
+    @property
+    def ops(self) -> Tuple[str, ...]:
+        """The op of each rule, in order, as the library compiled them: ``("keyedToArray", ...)``.
+
+        Raises:
+            ValueError: the rules were closed.
+        """
+        handle = self._acquire()
+        try:
+            return tuple(_native.rules_op(handle, index) or "" for index in range(_native.rules_count(handle)))
+        finally:
+            self._release()
+
+    def __repr__(self) -> str:
+        if self._closed:
+            return f"<reshape.Rules (closed) at {id(self):#x}>"
+        try:
+            ops = ", ".join(self.ops)
+        except ValueError:  # closed by another thread since the check
+            return f"<reshape.Rules (closed) at {id(self):#x}>"
+        return f"<reshape.Rules [{ops}] at {id(self):#x}>"
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        if self._closed:
+            raise ValueError("these rules are closed")
+        return (_compiled, (type(self), self._document, self._limits))
+
+    def __copy__(self) -> "Rules":
+        # Never share the native handle: each copy compiles its own, and frees only its own.
+        if self._closed:
+            raise ValueError("these rules are closed")
+        return _compiled(type(self), self._document, self._limits)
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Rules":
+        return self.__copy__()
 
     def apply(self, data: Data, *, pretty: bool = False, allow_duplicate_keys: bool = False, input_lines: bool = False,
               output_lines: bool = False, skip_invalid_lines: bool = False) -> bytes:
@@ -251,24 +378,69 @@ class Rules:
         """
         flags = _flags(pretty=pretty, allow_duplicate_keys=allow_duplicate_keys, input_lines=input_lines,
                        output_lines=output_lines, skip_invalid_lines=skip_invalid_lines)
-        return self._apply(_data_bytes(data), flags)
+        return self._apply(data, flags)
 
-    def apply_loads(self, data: Data, *, allow_duplicate_keys: bool = False, input_lines: bool = False,
-                    output_lines: bool = False, skip_invalid_lines: bool = False) -> Any:
+    def apply_loads(self, data: Data, *, parse_float: Optional[Callable[[str], Any]] = None,
+                    allow_duplicate_keys: bool = False, input_lines: bool = False, output_lines: bool = False,
+                    skip_invalid_lines: bool = False) -> Any:
         """Reshapes a JSON document and returns it as Python objects.
 
-        Objects become dicts in member order; integers of any size become ints; a real that a float
-        cannot hold exactly (``1e400``, ``0.1000000000000000000001``) and ``-0`` become Decimals
-        rather than changing their value.
+        Objects become dicts in member order; integers of any size become ints. By default no
+        number changes its value: a real that a float cannot hold exactly (``1e400``,
+        ``0.1000000000000000000001``) and ``-0`` become Decimals, every other real a float.
 
-        With ``input_lines`` or ``output_lines`` (see `apply`) the output is JSON Lines, and the
-        result is a list: the value of each line, in order.
+        Args:
+            parse_float: as for `json.loads`: called with the text of every real, and its result
+                used instead. ``parse_float=float`` gives plain floats throughout (``1e400`` becomes
+                ``inf``), as a pandas or polars column wants; it is also called for ``-0``, the one
+                integer an int cannot keep (``float("-0")`` is ``-0.0``). None keeps the exact
+                default above.
+            allow_duplicate_keys, input_lines, output_lines, skip_invalid_lines: as for `apply`.
+                With ``input_lines`` or ``output_lines`` the output is JSON Lines, and the result is
+                a list: the value of each line, in order.
         """
         output = self.apply(data, allow_duplicate_keys=allow_duplicate_keys, input_lines=input_lines,
                             output_lines=output_lines, skip_invalid_lines=skip_invalid_lines)
+        reals = _parse_float if parse_float is None else parse_float
+        integers = _parse_int if parse_float is None else _integers_then(parse_float)
         if input_lines or output_lines:
-            return [json.loads(line, parse_float=_parse_float, parse_int=_parse_int) for line in output.splitlines() if line]
-        return json.loads(output, parse_float=_parse_float, parse_int=_parse_int)
+            return [json.loads(line, parse_float=reals, parse_int=integers) for line in output.splitlines() if line]
+        return json.loads(output, parse_float=reals, parse_int=integers)
+
+    def apply_lines(self, lines: Iterable[Data], *, allow_duplicate_keys: bool = False,
+                    skip_invalid_lines: bool = False) -> Iterator[bytes]:
+        """Reshapes JSON Lines one document at a time, as they come: yields each result.
+
+        For the streams that do not start from a file (a socket, a queue, a generator, a Kafka
+        consumer); `apply_file` with ``input_lines=True`` is faster for a file. Each item of
+        `lines` is one JSON document (str or bytes-like, with or without its line break); an item
+        of white space only is skipped, as in a JSON Lines file. Each result is compact JSON
+        without a line break. Lazy: an item is read only when the previous result was taken.
+
+        Args:
+            lines: an iterable of documents, such as an open binary file or a list of str.
+            allow_duplicate_keys: as for `apply`.
+            skip_invalid_lines: skip an item that is not valid JSON instead of raising; an item
+                whose rules fail still raises.
+
+        Raises:
+            InvalidJSON, RuleFailed, LimitExceeded: for the first item that fails, with ``line``
+                set to its 1-based number in `lines` (blank items counted); ``column`` and
+                ``position`` are within the item. The results before it were already yielded.
+            ValueError: the rules were closed.
+        """
+        flags = _flags(pretty=False, allow_duplicate_keys=allow_duplicate_keys)
+        for number, item in enumerate(lines, start=1):
+            if _is_blank(item):
+                continue
+            try:
+                yield self._apply(item, flags)
+            except InvalidJSON as error:
+                if skip_invalid_lines:
+                    continue
+                raise _on_line(error, number) from None
+            except ReshapeError as error:
+                raise _on_line(error, number) from None
 
     def apply_file(self, src: FileArgument, dst: FileArgument, *, jobs: Optional[int] = None,
                    progress: Optional[ProgressCallback] = None, pretty: bool = False, allow_duplicate_keys: bool = False,
@@ -438,14 +610,15 @@ class Rules:
         if status != 0:
             raise _error(status, error)
 
-    def _apply(self, data: bytes, flags: int) -> bytes:
-        handle = self._acquire()
-        try:
-            status, output, error = _native.apply(handle, data, len(data), flags)
-        finally:
-            self._release()
+    def _apply(self, data: Data, flags: int) -> bytes:
+        with borrowed(data) as (address, length):
+            handle = self._acquire()
+            try:
+                status, output, error = _native.apply(handle, address, length, flags)
+            finally:
+                self._release()
         if status != 0 or output is None:
-            raise _error(status, error)
+            raise _error(status, error, data)
         return output
 
     def close(self) -> None:
