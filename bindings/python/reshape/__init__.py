@@ -19,9 +19,10 @@ from ._errors import (
     ReshapeError,
     RuleFailed,
 )
+from ._buffers import Data
 from ._limits import Limits
 from ._native import LibraryNotFound, library_version
-from ._rules import Data, FileArgument, ProgressCallback, Rules, RulesSpec, apply
+from ._rules import FileArgument, ProgressCallback, Rules, RulesSpec, apply
 from ._version import __version__
 
 __all__ = [

@@ -1,0 +1,94 @@
+"""A user's script that touches every public name of `reshape`; test_typing.py runs `mypy --strict` on it.
+
+Not a test module: it only has to type-check (it also runs, as the typing test checks).
+"""
+
+import io
+import json
+import mmap
+import os
+import pickle
+import tempfile
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence
+
+import reshape
+from reshape import (
+    Cancelled,
+    Data,
+    FileArgument,
+    InternalError,
+    InvalidArgument,
+    InvalidJSON,
+    InvalidRules,
+    LibraryNotFound,
+    LimitExceeded,
+    Limits,
+    OutOfMemory,
+    ProgressCallback,
+    ReshapeError,
+    RuleFailed,
+    Rules,
+    RulesSpec,
+    __version__,
+    apply,
+    library_version,
+)
+
+# Specs as users hold them: list is invariant, so these only type-check against Sequence/Mapping.
+rules_list: List[Dict[str, Any]] = [{"op": "keyedToArray", "idKey": "objectId"}, {"op": "emptyObjectToNull"}]
+rules_seq: Sequence[Mapping[str, Any]] = tuple(rules_list)
+wrapped: Dict[str, List[Dict[str, Any]]] = {"rules": rules_list}
+spec: RulesSpec = rules_list
+
+
+def reshape_everything(folder: Path) -> List[object]:
+    seen: List[object] = [__version__, library_version(), reshape.__version__]
+    for form in (rules_list, rules_seq, wrapped, json.dumps(rules_list), json.dumps(rules_list).encode(), spec):
+        seen.append(Rules(form).apply(b'{"u1": {"avatar": {}}}'))
+    path = folder / "rules.json"
+    path.write_text(json.dumps(rules_list))
+    limits = Limits(max_depth=100, max_output_bytes=1 << 20)
+    with Rules(path, limits=limits) as rules:
+        data = b'{"u1": {"name": "Ada"}}'
+        lent: Data = memoryview(data)
+        out: bytes = rules.apply(lent, pretty=True, allow_duplicate_keys=False)
+        value: Any = rules.apply_loads(bytearray(data), parse_float=float)
+        exact: Any = rules.apply_loads(memoryview(data), parse_float=Decimal)
+        lines: Iterator[bytes] = rules.apply_lines([b'{"a": {}}', '{"b": {}}'], skip_invalid_lines=True)
+        ops: tuple[str, ...] = rules.ops
+        document: Any = rules.document
+        copy: Rules = pickle.loads(pickle.dumps(rules))
+        seen += [out, value, exact, list(lines), ops, document, repr(copy)]
+        src = folder / "in.json"
+        src.write_bytes(data)
+        with open(src, "rb") as file:
+            with mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+                seen.append(rules.apply(mapped))
+        report: ProgressCallback = lambda done, total: None
+        source: FileArgument = src
+        target: FileArgument = io.BytesIO()
+        rules.apply_file(source, folder / "out.json", jobs=1, progress=report)
+        rules.apply_file(os.fspath(src), target, output_lines=True)
+        seen.append(apply(rules_list, "{}"))
+    errors: List[ReshapeError] = []
+    try:
+        apply([], "{")
+    except json.JSONDecodeError as error:
+        assert isinstance(error, InvalidJSON)
+        position: int = error.pos + error.lineno + error.colno + error.position
+        name: str = error.code + error.op + error.path + error.message
+        errors.append(error)
+        seen += [position, name]
+    for kind in (Cancelled, InternalError, InvalidArgument, InvalidRules, LimitExceeded, OutOfMemory, RuleFailed):
+        status: int = kind.status
+        seen.append(status)
+    missing: Optional[type] = LibraryNotFound
+    seen += [errors, missing]
+    return seen
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as folder:
+        print(len(reshape_everything(Path(folder))))
