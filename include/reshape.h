@@ -168,7 +168,7 @@ typedef struct reshape_rules reshape_rules;
  * Ownership: the caller owns *out and frees it with reshape_rules_free().
  * Thread safety: safe to call from any thread at any time.
  */
-int reshape_rules_new(const char *spec, size_t spec_len, reshape_rules **out, reshape_error *err);
+reshape_status reshape_rules_new(const char *spec, size_t spec_len, reshape_rules **out, reshape_error *err);
 
 /*
  * Compiles a rules document, as reshape_rules_new(), with other limits: for the rules document
@@ -183,8 +183,8 @@ int reshape_rules_new(const char *spec, size_t spec_len, reshape_rules **out, re
  * Ownership: the caller owns *out and frees it with reshape_rules_free().
  * Thread safety: safe to call from any thread at any time.
  */
-int reshape_rules_new_with_limits(const char *spec, size_t spec_len, const reshape_limits *limits,
-                                  reshape_rules **out, reshape_error *err);
+reshape_status reshape_rules_new_with_limits(const char *spec, size_t spec_len, const reshape_limits *limits,
+                                             reshape_rules **out, reshape_error *err);
 
 /*
  * Frees compiled rules. NULL is a no-op.
@@ -242,8 +242,8 @@ void reshape_rules_free(reshape_rules *rules);
  * Ownership: the caller owns *out and frees it with reshape_free().
  * Thread safety: any number of threads may call reshape_apply() with the same rules at once.
  */
-int reshape_apply(const reshape_rules *rules, const char *input, size_t input_len, uint32_t flags,
-                  char **out, size_t *out_len, reshape_error *err);
+reshape_status reshape_apply(const reshape_rules *rules, const char *input, size_t input_len, uint32_t flags,
+                             char **out, size_t *out_len, reshape_error *err);
 
 /* ==========================================================================================
  * Files and descriptors: streaming

@@ -2,7 +2,7 @@ import CReshapeABI
 import ReshapeCore
 
 /// Fills a caller's `reshape_error` (if any) and returns the status for `error`.
-func report(_ error: ReshapeError, to destination: UnsafeMutablePointer<reshape_error>?) -> Int32 {
+func report(_ error: ReshapeError, to destination: UnsafeMutablePointer<reshape_error>?) -> reshape_status {
     if let destination {
         destination.pointee.code = error.code.status
         destination.pointee.rule = Int32(clamping: error.rule)
@@ -12,11 +12,11 @@ func report(_ error: ReshapeError, to destination: UnsafeMutablePointer<reshape_
         withUnsafeMutableBytes(of: &destination.pointee.path) { copyTruncated(error.path, into: $0) }
         withUnsafeMutableBytes(of: &destination.pointee.message) { copyTruncated(error.description, into: $0) }
     }
-    return error.code.status
+    return reshape_status(rawValue: UInt32(clamping: error.code.status))
 }
 
 /// Clears a caller's `reshape_error` after a success, so it never holds a stale failure.
-func succeed(_ destination: UnsafeMutablePointer<reshape_error>?) -> Int32 {
+func succeed(_ destination: UnsafeMutablePointer<reshape_error>?) -> reshape_status {
     if let destination {
         destination.pointee.code = 0
         destination.pointee.rule = 0
@@ -26,7 +26,7 @@ func succeed(_ destination: UnsafeMutablePointer<reshape_error>?) -> Int32 {
         withUnsafeMutableBytes(of: &destination.pointee.path) { copyTruncated("", into: $0) }
         withUnsafeMutableBytes(of: &destination.pointee.message) { copyTruncated("", into: $0) }
     }
-    return 0
+    return RESHAPE_OK
 }
 
 /// Copies `text` NUL-terminated into a fixed buffer. Text that does not fit is cut at a character

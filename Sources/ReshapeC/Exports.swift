@@ -4,6 +4,12 @@ import ReshapeCore
 // The C API: each function is declared and documented in include/reshape.h, which is the
 // reference. These are thin: check arguments, call the engine, map errors to statuses. Nothing
 // here may trap, since a trap would kill the host process.
+//
+// Parameters and results are declared with the header's own C types (size_t, reshape_status,
+// reshape_rules_const_ptr from handles.h...), not merely types of the same size: the header swiftc
+// generates for this module then prints each function as the header declares it, and
+// Tests/c/check_signatures.sh compiles the two side by side, so a drifted signature fails the build
+// of that test instead of corrupting arguments at run time.
 
 @_cdecl("reshape_version")
 public func reshapeVersion() -> UnsafePointer<CChar> {
@@ -11,23 +17,23 @@ public func reshapeVersion() -> UnsafePointer<CChar> {
 }
 
 @_cdecl("reshape_status_name")
-public func reshapeStatusName(_ status: Int32) -> UnsafePointer<CChar> {
+public func reshapeStatusName(_ status: CInt) -> UnsafePointer<CChar> {
     StatusNames.name(of: status)
 }
 
 @_cdecl("reshape_rules_new")
 public func reshapeRulesNew(
-    _ spec: UnsafePointer<CChar>?, _ specLength: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+    _ spec: UnsafePointer<CChar>?, _ specLength: size_t, _ out: UnsafeMutablePointer<reshape_rules_ptr?>?,
     _ err: UnsafeMutablePointer<reshape_error>?
-) -> Int32 {
+) -> reshape_status {
     compileRules(spec, specLength, .default, out, err)
 }
 
 @_cdecl("reshape_rules_new_with_limits")
 public func reshapeRulesNewWithLimits(
-    _ spec: UnsafePointer<CChar>?, _ specLength: Int, _ limits: UnsafePointer<reshape_limits>?,
-    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ err: UnsafeMutablePointer<reshape_error>?
-) -> Int32 {
+    _ spec: UnsafePointer<CChar>?, _ specLength: size_t, _ limits: UnsafePointer<reshape_limits>?,
+    _ out: UnsafeMutablePointer<reshape_rules_ptr?>?, _ err: UnsafeMutablePointer<reshape_error>?
+) -> reshape_status {
     guard let limits else { return compileRules(spec, specLength, .default, out, err) }
     switch LimitsConversion.limits(from: limits) {
     case .success(let converted): return compileRules(spec, specLength, converted, out, err)
@@ -36,9 +42,9 @@ public func reshapeRulesNewWithLimits(
 }
 
 private func compileRules(
-    _ spec: UnsafePointer<CChar>?, _ specLength: Int, _ limits: Limits, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+    _ spec: UnsafePointer<CChar>?, _ specLength: Int, _ limits: Limits, _ out: UnsafeMutablePointer<reshape_rules_ptr?>?,
     _ err: UnsafeMutablePointer<reshape_error>?
-) -> Int32 {
+) -> reshape_status {
     guard let spec else { return report(.init(.invalidArgument, "spec must not be NULL"), to: err) }
     // A size_t beyond Int.max arrives negative: no buffer is that large.
     guard specLength >= 0 else { return report(.init(.invalidArgument, "spec_len is larger than any buffer"), to: err) }
@@ -53,16 +59,16 @@ private func compileRules(
 }
 
 @_cdecl("reshape_rules_free")
-public func reshapeRulesFree(_ rules: OpaquePointer?) {
+public func reshapeRulesFree(_ rules: reshape_rules_ptr?) {
     RulesHandle.release(rules)
 }
 
 @_cdecl("reshape_apply")
 public func reshapeApply(
-    _ rules: OpaquePointer?, _ input: UnsafePointer<CChar>?, _ inputLength: Int, _ flags: UInt32,
-    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?,
+    _ rules: reshape_rules_const_ptr?, _ input: UnsafePointer<CChar>?, _ inputLength: size_t, _ flags: UInt32,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<size_t>?,
     _ err: UnsafeMutablePointer<reshape_error>?
-) -> Int32 {
+) -> reshape_status {
     guard let handle = RulesHandle.handle(rules) else {
         return report(.init(.invalidArgument, "rules must not be NULL"), to: err)
     }

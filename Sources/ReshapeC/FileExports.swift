@@ -5,9 +5,9 @@ import ReshapeCore
 
 @_cdecl("reshape_apply_file")
 public func reshapeApplyFile(
-    _ rules: OpaquePointer?, _ inPath: UnsafePointer<CChar>?, _ outPath: UnsafePointer<CChar>?, _ flags: UInt32,
-    _ options: UnsafePointer<reshape_file_options>?, _ err: UnsafeMutablePointer<reshape_error>?
-) -> Int32 {
+    _ rules: reshape_rules_const_ptr?, _ inPath: UnsafePointer<CChar>?, _ outPath: UnsafePointer<CChar>?,
+    _ flags: CUnsignedInt, _ options: UnsafePointer<reshape_file_options>?, _ err: UnsafeMutablePointer<reshape_error>?
+) -> reshape_status {
     guard let rules = RulesHandle.rules(rules) else { return report(.init(.invalidArgument, "rules must not be NULL"), to: err) }
     guard let inPath else { return report(.init(.invalidArgument, "in_path must not be NULL"), to: err) }
     guard let outPath else { return report(.init(.invalidArgument, "out_path must not be NULL"), to: err) }
@@ -23,9 +23,9 @@ public func reshapeApplyFile(
 
 @_cdecl("reshape_apply_fd")
 public func reshapeApplyFD(
-    _ rules: OpaquePointer?, _ inFD: Int32, _ outFD: Int32, _ flags: UInt32, _ options: UnsafePointer<reshape_file_options>?,
-    _ err: UnsafeMutablePointer<reshape_error>?
-) -> Int32 {
+    _ rules: reshape_rules_const_ptr?, _ inFD: CInt, _ outFD: CInt, _ flags: CUnsignedInt,
+    _ options: UnsafePointer<reshape_file_options>?, _ err: UnsafeMutablePointer<reshape_error>?
+) -> reshape_status {
     guard let rules = RulesHandle.rules(rules) else { return report(.init(.invalidArgument, "rules must not be NULL"), to: err) }
     guard inFD >= 0 else { return report(.init(.invalidArgument, "in_fd must be an open descriptor"), to: err) }
     guard outFD >= 0 else { return report(.init(.invalidArgument, "out_fd must be an open descriptor"), to: err) }

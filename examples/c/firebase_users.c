@@ -34,7 +34,7 @@ int main(int argc, char **argv) {
 
     reshape_rules *rules = NULL;
     reshape_error err;
-    int status = reshape_rules_new(spec, spec_length, &rules, &err);
+    reshape_status status = reshape_rules_new(spec, spec_length, &rules, &err);
     if (status == RESHAPE_OK) {
         char *out = NULL;
         size_t out_length = 0;
