@@ -30,6 +30,8 @@
  *   - Memory returned by Reshape is freed with the matching Reshape function, never with free().
  *   - Nothing is global and mutable: distinct calls never share state, except a reshape_rules
  *     the caller shares on purpose, which is immutable.
+ *   - Structs the caller allocates keep their size within a major version: reshape_error grows
+ *     into its reserved bytes; reshape_limits and reshape_file_options carry a version.
  */
 #ifndef RESHAPE_H
 #define RESHAPE_H
@@ -83,6 +85,13 @@ typedef enum reshape_status {
 /*
  * Where and why a call failed. Allocated by the caller (on the stack is fine) and passed to the
  * call, which fills it on failure and clears it (code RESHAPE_OK, empty strings) on success.
+ *
+ * How it grows: sizeof(reshape_error) and the offset of every field never change within a major
+ * version (1536 bytes where size_t has 64 bits, 1524 where it has 32). A later field is carved out
+ * of the start of `reserved`, and is defined so that 0 (or "") means "not known". Every call that
+ * fills or clears an error zeroes `reserved`, so a program built against a later header reads
+ * "not known" from this library, never garbage, and this library never writes past the size a
+ * program built against this header allocated.
  */
 typedef struct reshape_error {
     int code;                       /* a reshape_status */
@@ -98,6 +107,11 @@ typedef struct reshape_error {
                                        op, path, line and column, then what went wrong, e.g.
                                        "rule_failed: rule 2 (keyedToArray) at $['users']['u1']:
                                        expected an object, found a string" */
+    char op[32];                    /* the failing rule's op as rules documents spell it, e.g.
+                                       "keyedToArray", NUL-terminated; "" when no rule failed
+                                       (invalid JSON input, invalid arguments, the rules document
+                                       as a whole) or the rule names an op Reshape does not know */
+    unsigned char reserved[448];    /* zeroed by the library; later fields come from here */
 } reshape_error;
 
 /*

@@ -3,30 +3,44 @@ import ReshapeCore
 
 /// Fills a caller's `reshape_error` (if any) and returns the status for `error`.
 func report(_ error: ReshapeError, to destination: UnsafeMutablePointer<reshape_error>?) -> reshape_status {
-    if let destination {
-        destination.pointee.code = error.code.status
-        destination.pointee.rule = Int32(clamping: error.rule)
-        destination.pointee.line = error.line
-        destination.pointee.column = error.column
-        destination.pointee.position = error.position
-        withUnsafeMutableBytes(of: &destination.pointee.path) { copyTruncated(error.path, into: $0) }
-        withUnsafeMutableBytes(of: &destination.pointee.message) { copyTruncated(error.description, into: $0) }
-    }
-    return reshape_status(rawValue: UInt32(clamping: error.code.status))
+    let status = reshape_status(rawValue: UInt32(clamping: error.code.status))
+    guard let destination else { return status }
+    // The op only for a failing rule, and only one Reshape knows: a made-up op (an invalid rules
+    // document) may be long or hold anything, and the message shows it quoted already.
+    let op = error.rule > 0 && OpNames.cString(for: error.op) != nil ? error.op : ""
+    fill(
+        destination, code: status, rule: Int32(clamping: error.rule), op: op, path: error.path,
+        message: error.description, line: error.line, column: error.column, position: error.position)
+    return status
 }
 
 /// Clears a caller's `reshape_error` after a success, so it never holds a stale failure.
 func succeed(_ destination: UnsafeMutablePointer<reshape_error>?) -> reshape_status {
     if let destination {
-        destination.pointee.code = 0
-        destination.pointee.rule = 0
-        destination.pointee.line = 0
-        destination.pointee.column = 0
-        destination.pointee.position = 0
-        withUnsafeMutableBytes(of: &destination.pointee.path) { copyTruncated("", into: $0) }
-        withUnsafeMutableBytes(of: &destination.pointee.message) { copyTruncated("", into: $0) }
+        fill(destination, code: RESHAPE_OK, rule: 0, op: "", path: "", message: "")
     }
     return RESHAPE_OK
+}
+
+/// Writes every field of a `reshape_error`, `reserved` zeroed as the header promises: a field a
+/// later release carves out of it then reads as "not known" to programs built against that header.
+private func fill(
+    _ destination: UnsafeMutablePointer<reshape_error>, code: reshape_status, rule: Int32, op: String, path: String,
+    message: String, line: Int = 0, column: Int = 0, position: Int = 0
+) {
+    destination.pointee.code = Int32(bitPattern: code.rawValue)
+    destination.pointee.rule = rule
+    destination.pointee.line = line
+    destination.pointee.column = column
+    destination.pointee.position = position
+    withUnsafeMutableBytes(of: &destination.pointee.path) { copyTruncated(path, into: $0) }
+    withUnsafeMutableBytes(of: &destination.pointee.message) { copyTruncated(message, into: $0) }
+    // Zeroed whole, then written: 32 bytes, and no stale op after the NUL.
+    withUnsafeMutableBytes(of: &destination.pointee.op) { bytes in
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
+        copyTruncated(op, into: bytes)
+    }
+    withUnsafeMutableBytes(of: &destination.pointee.reserved) { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
 }
 
 /// Copies `text` NUL-terminated into a fixed buffer. Text that does not fit is cut at a character

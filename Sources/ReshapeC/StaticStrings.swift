@@ -6,12 +6,24 @@ nonisolated(unsafe) let versionCString: UnsafePointer<CChar> = makeCString(Resha
 /// `reshape_status_name()`'s strings, in status order.
 enum StatusNames {
     nonisolated(unsafe) private static let names: [UnsafePointer<CChar>] =
-        ["ok"] .map(makeCString) + ReshapeError.Code.allCases.sorted { $0.status < $1.status }.map { makeCString($0.rawValue) }
+        ["ok"].map(makeCString) + ReshapeError.Code.allCases.sorted { $0.status < $1.status }.map { makeCString($0.rawValue) }
     nonisolated(unsafe) private static let unknown = makeCString("unknown")
 
     static func name(of status: Int32) -> UnsafePointer<CChar> {
         guard status >= 0, Int(status) < names.count else { return unknown }
         return names[Int(status)]
+    }
+}
+
+/// The ops' names as static C strings, for `reshape_rules_op` and `reshape_error.op`.
+enum OpNames {
+    nonisolated(unsafe) private static let table: [String: UnsafePointer<CChar>] =
+        Dictionary(Rules.allOps.map { ($0, makeCString($0)) }, uniquingKeysWith: { first, _ in first })
+    nonisolated(unsafe) static let empty = makeCString("")
+
+    /// The static string of a known op; nil for any other text.
+    static func cString(for op: String) -> UnsafePointer<CChar>? {
+        table[op]
     }
 }
 

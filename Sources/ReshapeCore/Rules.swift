@@ -66,6 +66,10 @@ public struct Rules: Sendable {
     /// The op of each rule, in order.
     public var ops: [String] { operations.map { type(of: $0).name } }
 
+    /// Every op a rules document may name, as it is spelled there: the C layer makes its static
+    /// strings for `reshape_rules_op` and `reshape_error.op` from these once.
+    package static var allOps: [String] { Operations.names }
+
     /// Reshapes a JSON document.
     /// - Parameters:
     ///   - input: UTF-8 JSON text.

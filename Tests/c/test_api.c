@@ -1,5 +1,6 @@
 /* The C API's contract beyond the fixtures: versions, status names, NULL and zero-length
-   arguments, outputs written only on success, error details, message and path truncation. */
+   arguments, outputs written only on success, error details, message and path truncation,
+   reshape_error's layout and op. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,17 @@
 
 #include "reshape.h"
 #include "test_support.h"
+
+/* reshape_error is allocated by callers, so its layout is ABI: its size never changes within a
+   major version (later fields come out of `reserved`), nor do its fields move. A change here is
+   an ABI break, to be made only with a new SONAME. */
+_Static_assert(sizeof(reshape_error) == (sizeof(size_t) == 8 ? 1536 : 1524), "sizeof(reshape_error) is part of the ABI");
+_Static_assert(offsetof(reshape_error, path) == 8 + 3 * sizeof(size_t), "path moved");
+_Static_assert(offsetof(reshape_error, message) == offsetof(reshape_error, path) + 512, "message moved");
+_Static_assert(offsetof(reshape_error, op) == offsetof(reshape_error, message) + 512, "op moved");
+_Static_assert(sizeof(((reshape_error *)0)->op) == 32, "op is 32 bytes");
+_Static_assert(offsetof(reshape_error, reserved) == offsetof(reshape_error, op) + 32, "reserved moved");
+_Static_assert(sizeof(reshape_error) == offsetof(reshape_error, reserved) + 448, "reserved is the last 448 bytes");
 
 static void test_versions(void) {
     char expected[64];
@@ -108,6 +120,8 @@ static void test_flags_and_error_cleared_on_success(void) {
     CHECK(strcmp(out, "{\n  \"a\": [\n    1\n  ]\n}") == 0, "%s", out);
     CHECK(err.code == 0 && err.rule == 0 && err.path[0] == '\0' && err.message[0] == '\0' && err.line == 0,
           "err not cleared on success");
+    char zeros[sizeof err.op] = {0};
+    CHECK(memcmp(err.op, zeros, sizeof err.op) == 0 && reserved_is_zero(&err), "op and reserved not zeroed on success");
     reshape_free(out);
 
     const char *duplicates = "{\"a\": 1, \"a\": 2}";
@@ -136,6 +150,7 @@ static void test_error_details(void) {
     CHECK(err.line == 0 && err.column == 0 && err.position == 0, "no position for rule failures");
     CHECK(strcmp(err.message, "rule_failed: rule 2 (keyedToArray) at $['users']['u1']: expected an object, found a string") == 0,
           "%s", err.message);
+    CHECK(strcmp(err.op, "keyedToArray") == 0, "op %s", err.op);
     reshape_rules_free(rules);
 
     reshape_rules *bad = NULL;
@@ -144,9 +159,63 @@ static void test_error_details(void) {
     CHECK(err.rule == 1 && strcmp(err.path, "") == 0, "rule %d path %s", err.rule, err.path);
     CHECK(strcmp(err.message, "invalid_rules: rule 1 (keyedToArray): unknown param \"idkey\"; did you mean \"idKey\"?") == 0,
           "%s", err.message);
+    CHECK(strcmp(err.op, "keyedToArray") == 0, "op %s", err.op);
 }
 
-/* A path longer than the 512-byte field is cut at a character boundary and ends with "...". */
+/* reshape_error.op: the failing rule's op; "" when no rule failed, or the rule's op is made up. */
+static void test_error_op(void) {
+    reshape_error err;
+    memset(&err, 'x', sizeof err);
+    reshape_rules *rules = compile("[{\"op\": \"emptyObjectToNull\"}, {\"op\": \"keyedToArray\"}]");
+    char *out = NULL;
+    CHECK(reshape_apply(rules, "{\"a\": 1}", 8, 0, &out, NULL, &err) == RESHAPE_RULE_FAILED, "rule failed");
+    CHECK(err.rule == 2 && strcmp(err.op, "keyedToArray") == 0, "rule %d op %s", err.rule, err.op);
+    CHECK(reserved_is_zero(&err), "reserved not zeroed on failure");
+
+    /* Invalid JSON: no rule failed. */
+    memset(&err, 'x', sizeof err);
+    CHECK(reshape_apply(rules, "{\"a\": ", 6, 0, &out, NULL, &err) == RESHAPE_INVALID_JSON, "invalid JSON");
+    CHECK(err.rule == 0 && strcmp(err.op, "") == 0, "rule %d op %s", err.rule, err.op);
+    CHECK(reserved_is_zero(&err), "reserved not zeroed on failure");
+
+    /* A success after a failure clears it. */
+    CHECK(reshape_apply(rules, "{\"a\": 1}", 8, 0, &out, NULL, &err) == RESHAPE_RULE_FAILED, "rule failed");
+    const char *records = "{\"a\": {\"b\": 1}}";
+    CHECK(reshape_apply(rules, records, strlen(records), 0, &out, NULL, &err) == RESHAPE_OK, "%s", err.message);
+    CHECK(out && strcmp(out, "[{\"id\":\"a\",\"b\":1}]") == 0, "%s", out ? out : "NULL");
+    CHECK(err.code == RESHAPE_OK && err.rule == 0 && strcmp(err.op, "") == 0, "op %s after a success", err.op);
+    reshape_free(out);
+
+    /* Invalid arguments: no rule either. */
+    CHECK(reshape_apply(rules, "{}", 2, 0x40u, &out, NULL, &err) == RESHAPE_INVALID_ARGUMENT, "unknown flag");
+    CHECK(strcmp(err.op, "") == 0, "op %s", err.op);
+    reshape_rules_free(rules);
+
+    /* The rules document: a rule whose op is known names it; a made-up op, or none, does not. */
+    struct {
+        const char *spec, *op;
+        int rule;
+    } cases[] = {
+        {"[{\"op\": \"wrap\", \"key\": \"k\"}, {\"op\": \"unwrap\", \"path\": 1}]", "unwrap", 2},
+        {"[{\"op\": \"remove\"}]", "remove", 1},
+        {"[{\"op\": \"keyedtoArray\"}]", "", 1},
+        {"[{\"op\": \"anOpThatIsFarTooLongToFitInThirtyTwoBytes\"}]", "", 1},
+        {"[{\"path\": \"$\"}]", "", 1},
+        {"[\"wrap\"]", "", 1},
+        {"[{\"op\": \"wrap\"", "", 0},
+        {"{\"rules\": 1}", "", 0},
+    };
+    for (size_t index = 0; index < sizeof cases / sizeof cases[0]; index++) {
+        reshape_rules *bad = NULL;
+        memset(&err, 'x', sizeof err);
+        CHECK(reshape_rules_new(cases[index].spec, strlen(cases[index].spec), &bad, &err) == RESHAPE_INVALID_RULES, "%s",
+              cases[index].spec);
+        CHECK(err.rule == cases[index].rule && strcmp(err.op, cases[index].op) == 0, "%s: rule %d op \"%s\" (%s)",
+              cases[index].spec, err.rule, err.op, err.message);
+        CHECK(reserved_is_zero(&err), "%s: reserved not zeroed", cases[index].spec);
+    }
+}
+
 static void test_truncation(void) {
     reshape_rules *rules = compile("[{\"op\": \"keyedToArray\", \"path\": \"$..*\"}]");
     char input[8192];
@@ -262,6 +331,7 @@ int main(void) {
     test_zero_length_and_unterminated_input();
     test_flags_and_error_cleared_on_success();
     test_error_details();
+    test_error_op();
     test_truncation();
     return test_exit_status("test_api");
 }

@@ -112,6 +112,19 @@ void free_fixture(fixture *fixture) {
     memset(fixture, 0, sizeof *fixture);
 }
 
+int same_error(const reshape_error *a, const reshape_error *b) {
+    return a->code == b->code && a->rule == b->rule && a->line == b->line && a->column == b->column &&
+           a->position == b->position && strcmp(a->path, b->path) == 0 && strcmp(a->message, b->message) == 0 &&
+           strcmp(a->op, b->op) == 0 && memcmp(a->reserved, b->reserved, sizeof a->reserved) == 0;
+}
+
+int reserved_is_zero(const reshape_error *err) {
+    for (size_t index = 0; index < sizeof err->reserved; index++) {
+        if (err->reserved[index] != 0) return 0;
+    }
+    return 1;
+}
+
 reshape_rules *compile(const char *spec) {
     reshape_rules *rules = NULL;
     reshape_error err;

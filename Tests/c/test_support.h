@@ -47,6 +47,12 @@ void free_names(char **names, size_t count);
 int load_fixture(const char *name, fixture *out);
 void free_fixture(fixture *fixture);
 
+/* 1 when two errors say the same in every field, reserved bytes included. */
+int same_error(const reshape_error *a, const reshape_error *b);
+
+/* 1 when every reserved byte of err is 0, as the library leaves them. */
+int reserved_is_zero(const reshape_error *err);
+
 /* Runs one fixture, checking its exact output or error (fixture_runner.c). */
 void run_fixture(const fixture *fixture);
 

@@ -27,6 +27,11 @@ static void check_message(int status, const reshape_error *err) {
             fail("bidi isolate in a message", err->message);
     }
     if (err->code != status) fail("err.code differs from the status", err->message);
+    if (err->rule == 0 && err->op[0] != '\0') fail("an op without a failing rule", err->op);
+    if (memchr(err->op, '\0', sizeof err->op) == NULL) fail("op not NUL-terminated", err->message);
+    for (size_t index = 0; index < sizeof err->reserved; index++) {
+        if (err->reserved[index] != 0) fail("reserved bytes not zeroed", err->message);
+    }
 }
 
 typedef struct outcome {

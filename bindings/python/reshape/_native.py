@@ -25,7 +25,11 @@ RESHAPE_CANCELLED = 8
 
 
 class Error(ctypes.Structure):
-    """struct reshape_error, as include/reshape.h declares it."""
+    """struct reshape_error, as include/reshape.h declares it (0.2: op and reserved added).
+
+    Its size is fixed within an ABI version: later fields come out of `reserved`, which the
+    library zeroes, so this declaration stays valid for every library the loader accepts.
+    """
 
     _fields_ = [
         ("code", ctypes.c_int),
@@ -35,6 +39,8 @@ class Error(ctypes.Structure):
         ("position", ctypes.c_size_t),
         ("path", ctypes.c_char * 512),
         ("message", ctypes.c_char * 512),
+        ("op", ctypes.c_char * 32),
+        ("reserved", ctypes.c_ubyte * 448),
     ]
 
 

@@ -1,5 +1,6 @@
 """How the library is found: RESHAPE_LIBRARY first, then the packaged copy, then the system."""
 
+import ctypes
 import os
 import subprocess
 import sys
@@ -40,3 +41,11 @@ def test_a_different_major_version_is_refused():
     with pytest.raises(reshape.LibraryNotFound, match="major versions must match"):
         _native.check_version("1.0.0", expected="0.1.0")
     _native.check_version("0.9.3", expected="0.1.0")
+
+
+def test_error_struct_has_the_headers_size():
+    # reshape_error's size is fixed within an ABI (later fields come out of `reserved`).
+    expected = 1536 if ctypes.sizeof(ctypes.c_size_t) == 8 else 1524
+    assert ctypes.sizeof(_native.Error) == expected
+    assert _native.Error.op.offset == _native.Error.message.offset + 512
+    assert _native.Error.reserved.offset == _native.Error.op.offset + 32
