@@ -32,6 +32,11 @@
  *     the caller shares on purpose, which is immutable.
  *   - Structs the caller allocates keep their size within a major version: reshape_error grows
  *     into its reserved bytes; reshape_limits and reshape_file_options carry a version.
+ *
+ * Compatibility: a program runs with any library of the ABI it was built for (see
+ * reshape_version_number()): before 1.0, the same major and minor version, since a 0.x minor
+ * release may change the ABI (0.2 changed reshape_error's size); from 1.0 on, the same major
+ * version. The SONAME says so: libreshape.so.0.MINOR before 1.0, libreshape.so.MAJOR after.
  */
 #ifndef RESHAPE_H
 #define RESHAPE_H
@@ -47,11 +52,15 @@ extern "C" {
  * Version
  * ========================================================================================== */
 
-/* The version of this header. reshape_version() gives the version of the library loaded. */
+/* The version of this header. reshape_version() and reshape_version_number() give the version of
+   the library loaded. RESHAPE_VERSION_NUMBER is MAJOR * 10000 + MINOR * 100 + PATCH (0.2.0 is 200),
+   for comparisons in #if and at run time. */
 #define RESHAPE_VERSION_MAJOR 0
-#define RESHAPE_VERSION_MINOR 1
+#define RESHAPE_VERSION_MINOR 2
 #define RESHAPE_VERSION_PATCH 0
-#define RESHAPE_VERSION_STRING "0.1.0"
+#define RESHAPE_VERSION_STRING "0.2.0"
+#define RESHAPE_VERSION_NUMBER \
+    (RESHAPE_VERSION_MAJOR * 10000 + RESHAPE_VERSION_MINOR * 100 + RESHAPE_VERSION_PATCH)
 
 /*
  * The version of the loaded library, "MAJOR.MINOR.PATCH".
@@ -60,6 +69,19 @@ extern "C" {
  * Thread safety: safe to call from any thread at any time.
  */
 const char *reshape_version(void);
+
+/*
+ * The version of the loaded library as one number.
+ *
+ * Returns MAJOR * 10000 + MINOR * 100 + PATCH of the library (200 for 0.2.0): equal to
+ * RESHAPE_VERSION_NUMBER when the program runs with the library of its header. A binding that
+ * loads the library at run time compares it with the version it was written for: before 1.0,
+ * number / 100 (major and minor) must match; from 1.0 on, number / 10000 (the major).
+ *
+ * Ownership: nothing to free.
+ * Thread safety: safe to call from any thread at any time.
+ */
+unsigned reshape_version_number(void);
 
 /* ==========================================================================================
  * Errors

@@ -16,6 +16,11 @@ public func reshapeVersion() -> UnsafePointer<CChar> {
     versionCString
 }
 
+@_cdecl("reshape_version_number")
+public func reshapeVersionNumber() -> CUnsignedInt {
+    CUnsignedInt(clamping: ReshapeVersion.number)
+}
+
 @_cdecl("reshape_status_name")
 public func reshapeStatusName(_ status: CInt) -> UnsafePointer<CChar> {
     StatusNames.name(of: status)

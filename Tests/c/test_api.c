@@ -26,6 +26,19 @@ static void test_versions(void) {
     CHECK(strcmp(expected, RESHAPE_VERSION_STRING) == 0, "macros say %s, string says %s", expected, RESHAPE_VERSION_STRING);
     CHECK(strcmp(reshape_version(), RESHAPE_VERSION_STRING) == 0, "library %s, header %s", reshape_version(),
           RESHAPE_VERSION_STRING);
+
+    /* The number: the macro's formula, the library's, and the string, all agree. */
+    CHECK(RESHAPE_VERSION_NUMBER == RESHAPE_VERSION_MAJOR * 10000 + RESHAPE_VERSION_MINOR * 100 + RESHAPE_VERSION_PATCH,
+          "RESHAPE_VERSION_NUMBER is %d", RESHAPE_VERSION_NUMBER);
+    CHECK(RESHAPE_VERSION_NUMBER == 200, "this header is 0.2.0, RESHAPE_VERSION_NUMBER %d", RESHAPE_VERSION_NUMBER);
+    unsigned number = reshape_version_number();
+    CHECK(number == RESHAPE_VERSION_NUMBER, "library %u, header %d", number, RESHAPE_VERSION_NUMBER);
+    unsigned major = 0, minor = 0, patch = 0;
+    CHECK(sscanf(reshape_version(), "%u.%u.%u", &major, &minor, &patch) == 3, "%s", reshape_version());
+    CHECK(number == major * 10000 + minor * 100 + patch, "number %u, string %s", number, reshape_version());
+#if RESHAPE_VERSION_NUMBER < 200
+#error "RESHAPE_VERSION_NUMBER must be usable in #if"
+#endif
 }
 
 static void test_status_names(void) {

@@ -7,6 +7,7 @@ then the system (ctypes.util.find_library). The public modules never use ctypes 
 import ctypes
 import ctypes.util
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Tuple, Union
@@ -117,6 +118,67 @@ lib, origin, path = _load()
 # CDLL (not PyDLL): ctypes releases the GIL around every call, so threads reshape in parallel.
 lib.reshape_version.argtypes = []
 lib.reshape_version.restype = ctypes.c_char_p
+# The version is checked before any other function is declared: a library of another ABI may lack
+# them (0.1 has no reshape_version_number), and is refused with a message, not an AttributeError.
+_version_number = getattr(lib, "reshape_version_number", None)
+if _version_number is not None:
+    _version_number.argtypes = []
+    _version_number.restype = ctypes.c_uint
+
+
+def library_version() -> str:
+    """The loaded library's version, "MAJOR.MINOR.PATCH"."""
+    return lib.reshape_version().decode("ascii")
+
+
+def _number(version: str) -> int:
+    """ "MAJOR.MINOR.PATCH" as MAJOR * 10000 + MINOR * 100 + PATCH, as RESHAPE_VERSION_NUMBER is."""
+    parts = [int(match.group()) for match in re.finditer(r"\d+", version)][:3]
+    parts += [0] * (3 - len(parts))
+    return parts[0] * 10000 + parts[1] * 100 + parts[2]
+
+
+def _text(number: int) -> str:
+    return f"{number // 10000}.{number // 100 % 100}.{number % 100}"
+
+
+def _abi(number: int) -> Tuple[int, ...]:
+    """What must match: before 1.0 the major and minor versions (a 0.x minor may change the ABI,
+    as 0.2 did with reshape_error's size), from 1.0 on the major."""
+    major, minor = number // 10000, number // 100 % 100
+    return (major, minor) if major == 0 else (major,)
+
+
+def version_number() -> int:
+    """reshape_version_number(): the loaded library's MAJOR * 10000 + MINOR * 100 + PATCH.
+
+    A library older than 0.2 has no such function; its version string gives the same number.
+    """
+    if _version_number is None:
+        return _number(library_version())
+    return int(_version_number())
+
+
+def check_version(loaded: "Union[int, str]", expected: str = __version__) -> None:
+    """Refuses a library whose ABI differs from the one this package was written for.
+
+    `loaded` is the library's version number (or "MAJOR.MINOR.PATCH"). Before 1.0 the major and
+    minor versions must match, from 1.0 on the major: the layout of the structs shared with the
+    library (Error above) is the one of that ABI.
+    """
+    loaded_number = _number(loaded) if isinstance(loaded, str) else int(loaded)
+    expected_number = _number(expected)
+    if _abi(loaded_number) != _abi(expected_number):
+        must = "major and minor versions" if expected_number < 10000 else "major versions"
+        raise LibraryNotFound(
+            f"reshape: {path} ({origin}) is libreshape {_text(loaded_number)}, but this package is {expected} "
+            f"and needs libreshape {'.'.join(map(str, _abi(expected_number)))}.x; the {must} must match. "
+            "Rebuild the library or reinstall the package."
+        )
+
+
+check_version(version_number())
+
 lib.reshape_status_name.argtypes = [ctypes.c_int]
 lib.reshape_status_name.restype = ctypes.c_char_p
 lib.reshape_rules_new.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(Error)]
@@ -162,22 +224,6 @@ lib.reshape_apply_fd.restype = ctypes.c_int
 lib.reshape_free.argtypes = [ctypes.c_void_p]
 lib.reshape_free.restype = None
 
-
-def library_version() -> str:
-    """The loaded library's version, "MAJOR.MINOR.PATCH"."""
-    return lib.reshape_version().decode("ascii")
-
-
-def check_version(loaded: str, expected: str = __version__) -> None:
-    """Refuses a library whose major version differs from this package's."""
-    if loaded.split(".")[0] != expected.split(".")[0]:
-        raise LibraryNotFound(
-            f"reshape: {path} ({origin}) is libreshape {loaded}, but this package is {expected}; "
-            "the major versions must match. Rebuild the library or reinstall the package."
-        )
-
-
-check_version(library_version())
 
 
 def make_limits(*fields: Optional[int]) -> Limits:

@@ -2,6 +2,7 @@
 
 import ctypes
 import os
+import shutil
 import subprocess
 import sys
 
@@ -37,10 +38,65 @@ def test_unloadable_library_says_what_to_do():
     assert "pip install ./bindings/python" in result.stderr
 
 
+def test_the_loaded_library_is_of_this_packages_abi():
+    number = _native.version_number()
+    assert number == _native.lib.reshape_version_number()
+    assert _native.library_version() == f"{number // 10000}.{number // 100 % 100}.{number % 100}"
+    major, minor, _ = (int(part) for part in reshape.__version__.split("."))
+    assert number // 100 == major * 100 + minor
+
+
+def test_a_different_minor_version_is_refused_before_1_0():
+    # 0.2 changed reshape_error's size: a 0.1 library would misread the binding's structs.
+    with pytest.raises(reshape.LibraryNotFound) as raised:
+        _native.check_version(100, expected="0.2.0")
+    message = str(raised.value)
+    assert "is libreshape 0.1.0, but this package is 0.2.0 and needs libreshape 0.2.x" in message
+    assert "the major and minor versions must match" in message
+    assert _native.path in message
+    with pytest.raises(reshape.LibraryNotFound, match="libreshape 0.3.0, but this package is 0.2.0"):
+        _native.check_version(300, expected="0.2.0")
+    # A patch release keeps the ABI; so does a version string, as libraries before 0.2 give it.
+    _native.check_version(201, expected="0.2.0")
+    _native.check_version(299, expected="0.2.3")
+    _native.check_version("0.2.7", expected="0.2.0")
+    with pytest.raises(reshape.LibraryNotFound, match="libreshape 0.1.0"):
+        _native.check_version("0.1.0", expected="0.2.0")
+
+
 def test_a_different_major_version_is_refused():
-    with pytest.raises(reshape.LibraryNotFound, match="major versions must match"):
-        _native.check_version("1.0.0", expected="0.1.0")
-    _native.check_version("0.9.3", expected="0.1.0")
+    with pytest.raises(reshape.LibraryNotFound, match="libreshape 1.0.0, but this package is 0.2.0"):
+        _native.check_version(10000, expected="0.2.0")
+    # From 1.0 on, only the major version must match.
+    with pytest.raises(reshape.LibraryNotFound, match="needs libreshape 1.x; the major versions must match"):
+        _native.check_version(20000, expected="1.4.0")
+    _native.check_version(10900, expected="1.4.0")
+    _native.check_version(10102, expected="1.4.0")
+
+
+@pytest.mark.parametrize(
+    "source, loaded",
+    [
+        # 0.1 has no reshape_version_number: its version string is what the loader reads.
+        ('const char *reshape_version(void) { return "0.1.0"; }', "0.1.0"),
+        (
+            'const char *reshape_version(void) { return "0.3.1"; }\n'
+            "unsigned reshape_version_number(void) { return 301; }",
+            "0.3.1",
+        ),
+    ],
+)
+def test_the_loader_refuses_a_library_of_another_abi(tmp_path, source, loaded):
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        pytest.skip("no C compiler to build a stand-in library")
+    (tmp_path / "fake.c").write_text(source + "\n")
+    library = tmp_path / "libreshape.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(library), str(tmp_path / "fake.c")], check=True)
+    result = run_python("import reshape", RESHAPE_LIBRARY=str(library))
+    assert result.returncode != 0
+    assert f"{library} (RESHAPE_LIBRARY) is libreshape {loaded}, but this package is {reshape.__version__}" in result.stderr
+    assert "the major and minor versions must match" in result.stderr
 
 
 def test_error_struct_has_the_headers_size():
@@ -49,3 +105,4 @@ def test_error_struct_has_the_headers_size():
     assert ctypes.sizeof(_native.Error) == expected
     assert _native.Error.op.offset == _native.Error.message.offset + 512
     assert _native.Error.reserved.offset == _native.Error.op.offset + 32
+
