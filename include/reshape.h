@@ -23,10 +23,17 @@
  *     }
  *     reshape_rules_free(rules);
  *
+ * reshape_apply_into() writes into a buffer of the caller's instead, as snprintf() does:
+ *
+ *     size_t needed = 0;
+ *     if (reshape_apply_into(rules, input, input_len, 0, buf, cap, &needed, &err) == RESHAPE_BUFFER_TOO_SMALL)
+ *         ... grow buf to `needed` bytes and call again ...
+ *
  * Conventions, for every function:
  *   - Fallible functions return a reshape_status; details go to a caller-allocated
  *     reshape_error, which may be NULL and never needs freeing.
- *   - Outputs are written only on success.
+ *   - Outputs are written only on success (and reshape_apply_into()'s size needed on
+ *     RESHAPE_BUFFER_TOO_SMALL).
  *   - Memory returned by Reshape is freed with the matching Reshape function, never with free().
  *   - Nothing is global and mutable: distinct calls never share state, except a reshape_rules
  *     the caller shares on purpose, which is immutable.
@@ -100,8 +107,10 @@ typedef enum reshape_status {
     RESHAPE_OUT_OF_MEMORY = 6,    /* jansson could not allocate; an allocation failure inside the
                                      statically linked Swift runtime aborts, as in any Swift code */
     RESHAPE_INTERNAL = 7,         /* a bug in Reshape; please report it */
-    RESHAPE_CANCELLED = 8         /* a progress callback asked to stop (reshape_apply_file(),
+    RESHAPE_CANCELLED = 8,        /* a progress callback asked to stop (reshape_apply_file(),
                                      reshape_apply_fd()) */
+    RESHAPE_BUFFER_TOO_SMALL = 9  /* reshape_apply_into(): the output does not fit in the caller's
+                                     buffer, which is untouched; *out_len gives the size needed */
 } reshape_status;
 
 /*
@@ -139,7 +148,7 @@ typedef struct reshape_error {
 /*
  * The name of a status, as the other bindings and the CLI spell it: "ok", "invalid_json",
  * "invalid_rules", "rule_failed", "limit_exceeded", "invalid_argument", "out_of_memory",
- * "internal", "cancelled"; "unknown" for any other number.
+ * "internal", "cancelled", "buffer_too_small"; "unknown" for any other number.
  *
  * Ownership: the string is static; do not free it.
  * Thread safety: safe to call from any thread at any time.
@@ -235,8 +244,8 @@ void reshape_rules_free(reshape_rules *rules);
  * ========================================================================================== */
 
 /*
- * Flags for reshape_apply(), reshape_apply_file() and reshape_apply_fd(); 0 means the defaults
- * (one JSON document in, compact output, duplicate names rejected).
+ * Flags for reshape_apply(), reshape_apply_into(), reshape_apply_file() and reshape_apply_fd(); 0
+ * means the defaults (one JSON document in, compact output, duplicate names rejected).
  */
 #define RESHAPE_PRETTY 0x1u               /* indented output: two spaces per level */
 #define RESHAPE_ALLOW_DUPLICATE_KEYS 0x2u /* the last of duplicate member names wins, in the
@@ -280,6 +289,38 @@ void reshape_rules_free(reshape_rules *rules);
  */
 reshape_status reshape_apply(const reshape_rules *rules, const char *input, size_t input_len, uint32_t flags,
                              char **out, size_t *out_len, reshape_error *err);
+
+/*
+ * Reshapes a JSON document, as reshape_apply() does, into a buffer of the caller's: the same
+ * bytes, the same flags and the same errors, without a buffer to free. When the output does not
+ * fit, nothing is written to buf and the call says how large it must be, as snprintf() does:
+ * call it with buf_cap 0 to learn the size, or with a buffer kept from call to call and again
+ * after growing it.
+ *
+ * rules, input, input_len, flags: as for reshape_apply().
+ * buf, buf_cap: where the output goes and how many bytes it holds. No NUL is added (nor counted):
+ *   the output is exactly *out_len bytes. buf may be NULL only when buf_cap is 0 (to ask for
+ *   the size); it must not overlap input. Untouched on every failure, RESHAPE_BUFFER_TOO_SMALL
+ *   included.
+ * out_len: must not be NULL. Receives the output's length on success, the size needed (larger
+ *   than buf_cap) on RESHAPE_BUFFER_TOO_SMALL; untouched on other failures.
+ * err: may be NULL.
+ *
+ * Returns what reshape_apply() returns, or RESHAPE_BUFFER_TOO_SMALL when the output is larger than
+ * buf_cap bytes (err then has that code and a message giving both sizes, e.g. "buffer_too_small:
+ * the output has 36 bytes; the buffer holds 35"). Errors of the input or the rules come first: an
+ * input that fails is reported as reshape_apply() reports it, whatever buf_cap is.
+ * RESHAPE_INVALID_ARGUMENT also when out_len is NULL, when buf is NULL and buf_cap is not 0, or
+ * when buf_cap is larger than any buffer can be (above PTRDIFF_MAX).
+ *
+ * The output is made in a buffer of the library's, as for reshape_apply(), then copied into buf
+ * once it is whole and known to fit: buf is written only on success.
+ *
+ * Ownership: buf stays the caller's; nothing is kept after the call.
+ * Thread safety: as reshape_apply(); buf must not be used by others during the call.
+ */
+reshape_status reshape_apply_into(const reshape_rules *rules, const char *input, size_t input_len, unsigned flags,
+                                  char *buf, size_t buf_cap, size_t *out_len, reshape_error *err);
 
 /* ==========================================================================================
  * Files and descriptors: streaming

@@ -14,6 +14,20 @@ func report(_ error: ReshapeError, to destination: UnsafeMutablePointer<reshape_
     return status
 }
 
+/// Fills a caller's `reshape_error` (if any) for an output larger than the caller's buffer: the
+/// one status of the C layer alone, so it has no `ReshapeError` code.
+func reportBufferTooSmall(
+    needed: Int, capacity: Int, to destination: UnsafeMutablePointer<reshape_error>?
+) -> reshape_status {
+    if let destination {
+        let bytes = needed == 1 ? "byte" : "bytes"
+        fill(
+            destination, code: RESHAPE_BUFFER_TOO_SMALL, rule: 0, op: "", path: "",
+            message: "buffer_too_small: the output has \(needed) \(bytes); the buffer holds \(capacity)")
+    }
+    return RESHAPE_BUFFER_TOO_SMALL
+}
+
 /// Clears a caller's `reshape_error` after a success, so it never holds a stale failure.
 func succeed(_ destination: UnsafeMutablePointer<reshape_error>?) -> reshape_status {
     if let destination {

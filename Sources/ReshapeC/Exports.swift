@@ -91,6 +91,43 @@ public func reshapeApply(
     }
 }
 
+@_cdecl("reshape_apply_into")
+public func reshapeApplyInto(
+    _ rules: reshape_rules_const_ptr?, _ input: UnsafePointer<CChar>?, _ inputLength: size_t, _ flags: CUnsignedInt,
+    _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: size_t, _ outLength: UnsafeMutablePointer<size_t>?,
+    _ err: UnsafeMutablePointer<reshape_error>?
+) -> reshape_status {
+    guard let handle = RulesHandle.handle(rules) else {
+        return report(.init(.invalidArgument, "rules must not be NULL"), to: err)
+    }
+    guard let input else { return report(.init(.invalidArgument, "input must not be NULL"), to: err) }
+    guard inputLength >= 0 else { return report(.init(.invalidArgument, "input_len is larger than any buffer"), to: err) }
+    guard let outLength else { return report(.init(.invalidArgument, "out_len must not be NULL"), to: err) }
+    guard buffer != nil || capacity == 0 else {
+        return report(.init(.invalidArgument, "buf must not be NULL when buf_cap is not 0"), to: err)
+    }
+    guard capacity >= 0 else { return report(.init(.invalidArgument, "buf_cap is larger than any buffer"), to: err) }
+    do throws(ReshapeError) {
+        // Made whole in the engine's own buffer, then copied: the caller's buffer must stay
+        // untouched unless the output fits, and the engine knows the size only once it is done
+        // (its routes write as they go, and may fail or give up halfway).
+        let output = try handle.rules.applyTakingBuffer(
+            UnsafeRawBufferPointer(start: input, count: inputLength), options: ApplyOptions(rawValue: flags))
+        defer { output.pointer.deallocate() }
+        guard output.count <= capacity else {
+            outLength.pointee = output.count
+            return reportBufferTooSmall(needed: output.count, capacity: capacity, to: err)
+        }
+        if let buffer, output.count > 0 {
+            UnsafeMutableRawPointer(buffer).copyMemory(from: output.pointer, byteCount: output.count)
+        }
+        outLength.pointee = output.count
+        return succeed(err)
+    } catch {
+        return report(error, to: err)
+    }
+}
+
 @_cdecl("reshape_free")
 public func reshapeFree(_ buffer: UnsafeMutablePointer<CChar>?) {
     buffer?.deallocate()

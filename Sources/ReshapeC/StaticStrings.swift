@@ -5,8 +5,11 @@ nonisolated(unsafe) let versionCString: UnsafePointer<CChar> = makeCString(Resha
 
 /// `reshape_status_name()`'s strings, in status order.
 enum StatusNames {
+    /// Status 9, RESHAPE_BUFFER_TOO_SMALL, belongs to the C layer alone (`reshape_apply_into`): no
+    /// error of the engine has it, so it follows the engine's codes, which stop at 8.
     nonisolated(unsafe) private static let names: [UnsafePointer<CChar>] =
         ["ok"].map(makeCString) + ReshapeError.Code.allCases.sorted { $0.status < $1.status }.map { makeCString($0.rawValue) }
+        + ["buffer_too_small"].map(makeCString)
     nonisolated(unsafe) private static let unknown = makeCString("unknown")
 
     static func name(of status: Int32) -> UnsafePointer<CChar> {

@@ -1,5 +1,6 @@
 /* Running every case of Tests/Fixtures through reshape_rules_new and reshape_apply, checking the
-   exact output bytes or the exact error (code, rule, op, path, line, column, position, message). */
+   exact output bytes or the exact error (code, rule, op, path, line, column, position, message);
+   and through reshape_apply_into, which must give the same bytes or the same error. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,38 @@ static void check_error(const char *name, const reshape_error *err, json_t *expe
           err->message, field(expected, "description"));
 }
 
+/* reshape_apply_into on a fixture reshape_apply ran: asked for the size, then into a buffer of
+   exactly that size (with a guard byte after it), it gives the same bytes, or the same error. */
+static void check_apply_into(const fixture *fixture, const reshape_rules *rules, int status, const char *out,
+                             size_t out_length, const reshape_error *err) {
+    const char *name = fixture->name;
+    reshape_error into_err;
+    size_t needed = 12345;
+    int sized = reshape_apply_into(rules, fixture->input, fixture->input_length, fixture->flags, NULL, 0, &needed,
+                                   &into_err);
+    if (status != RESHAPE_OK) {
+        /* An error of the input or the rules comes before the buffer's size. */
+        CHECK(sized == status && same_error(&into_err, err), "%s: apply_into failed with\n  %s\nexpected\n  %s", name,
+              into_err.message, err->message);
+        CHECK(needed == 12345, "%s: out_len written on failure", name);
+        return;
+    }
+    CHECK(sized == (out_length == 0 ? RESHAPE_OK : RESHAPE_BUFFER_TOO_SMALL) && needed == out_length,
+          "%s: size asked: status %d, %zu bytes, expected %zu", name, sized, needed, out_length);
+    char *buffer = malloc(out_length + 1);
+    if (!buffer) return;
+    memset(buffer, 0x5A, out_length + 1);
+    size_t written = 0;
+    int into = reshape_apply_into(rules, fixture->input, fixture->input_length, fixture->flags, buffer, out_length,
+                                  &written, &into_err);
+    CHECK(into == RESHAPE_OK && written == out_length && memcmp(buffer, out, out_length) == 0,
+          "%s: apply_into gave status %d, %zu bytes: %.*s", name, into, written, (int)written, buffer);
+    CHECK(buffer[out_length] == 0x5A, "%s: apply_into wrote past the output", name);
+    CHECK(into_err.code == RESHAPE_OK && into_err.message[0] == '\0' && into_err.op[0] == '\0', "%s: err not cleared",
+          name);
+    free(buffer);
+}
+
 void run_fixture(const fixture *fixture) {
     const char *name = fixture->name;
     reshape_rules *rules = NULL;
@@ -65,6 +98,7 @@ void run_fixture(const fixture *fixture) {
         char *out = NULL;
         size_t out_length = 0;
         status = reshape_apply(rules, fixture->input, fixture->input_length, fixture->flags, &out, &out_length, &err);
+        check_apply_into(fixture, rules, status, out, out_length, &err);
         if (status == RESHAPE_OK) {
             CHECK(fixture->expected != NULL, "%s: expected an error, got %s", name, out);
             if (fixture->expected) {

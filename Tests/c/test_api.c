@@ -1,6 +1,7 @@
 /* The C API's contract beyond the fixtures: versions, status names, NULL and zero-length
    arguments, outputs written only on success, error details, message and path truncation,
-   reshape_error's layout and op. */
+   reshape_error's layout and op, and reshape_apply_into. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,13 +44,13 @@ static void test_versions(void) {
 
 static void test_status_names(void) {
     const char *names[] = {"ok", "invalid_json", "invalid_rules", "rule_failed", "limit_exceeded",
-                           "invalid_argument", "out_of_memory", "internal", "cancelled"};
-    for (int status = 0; status < 9; status++) {
+                           "invalid_argument", "out_of_memory", "internal", "cancelled", "buffer_too_small"};
+    for (int status = 0; status < 10; status++) {
         CHECK(strcmp(reshape_status_name(status), names[status]) == 0, "status %d is %s", status, reshape_status_name(status));
     }
-    CHECK(strcmp(reshape_status_name(9), "unknown") == 0, "9");
+    CHECK(strcmp(reshape_status_name(10), "unknown") == 0, "10");
     CHECK(strcmp(reshape_status_name(-1), "unknown") == 0, "-1");
-    CHECK(RESHAPE_INVALID_JSON == 1 && RESHAPE_INTERNAL == 7, "numbering");
+    CHECK(RESHAPE_INVALID_JSON == 1 && RESHAPE_INTERNAL == 7 && RESHAPE_BUFFER_TOO_SMALL == 9, "numbering");
 }
 
 static void test_null_arguments(void) {
@@ -229,6 +230,134 @@ static void test_error_op(void) {
     }
 }
 
+/* reshape_apply_into: into the caller's buffer, or the size it needs, as snprintf() does. */
+static void test_apply_into(void) {
+    reshape_rules *rules = compile("[{\"op\": \"keyedToArray\", \"wrapIn\": \"users\"}]");
+    const char *input = "{\"u1\": {\"name\": \"Ada\"}}";
+    const char *expected = "{\"users\":[{\"id\":\"u1\",\"name\":\"Ada\"}]}";
+    size_t length = strlen(expected);
+    reshape_error err;
+    char buffer[128];
+    size_t out_length = 12345;
+
+    /* The size alone: buf NULL, buf_cap 0. */
+    CHECK(reshape_apply_into(rules, input, strlen(input), 0, NULL, 0, &out_length, &err) == RESHAPE_BUFFER_TOO_SMALL,
+          "%s", err.message);
+    CHECK(out_length == length, "needs %zu, expected %zu", out_length, length);
+    CHECK(err.code == RESHAPE_BUFFER_TOO_SMALL && err.rule == 0 && err.op[0] == '\0' && err.path[0] == '\0' &&
+              err.line == 0 && reserved_is_zero(&err),
+          "err fields");
+    CHECK(strcmp(err.message, "buffer_too_small: the output has 36 bytes; the buffer holds 0") == 0, "%s", err.message);
+
+    /* Exactly the size: the output, no NUL added; what follows is untouched. */
+    memset(buffer, 0x5A, sizeof buffer);
+    memset(&err, 'x', sizeof err);
+    CHECK(reshape_apply_into(rules, input, strlen(input), 0, buffer, length, &out_length, &err) == RESHAPE_OK, "%s",
+          err.message);
+    CHECK(out_length == length && memcmp(buffer, expected, length) == 0, "%.*s", (int)out_length, buffer);
+    CHECK(buffer[length] == 0x5A, "a byte written past the output");
+    CHECK(err.code == RESHAPE_OK && err.message[0] == '\0' && err.op[0] == '\0' && reserved_is_zero(&err), "err cleared");
+
+    /* A larger buffer: the same, and nothing past the output. */
+    memset(buffer, 0x5A, sizeof buffer);
+    CHECK(reshape_apply_into(rules, input, strlen(input), 0, buffer, sizeof buffer, &out_length, &err) == RESHAPE_OK, "%s",
+          err.message);
+    CHECK(out_length == length && memcmp(buffer, expected, length) == 0, "%.*s", (int)out_length, buffer);
+    for (size_t index = length; index < sizeof buffer; index++) CHECK(buffer[index] == 0x5A, "byte %zu written", index);
+
+    /* One byte short: nothing written at all, the size needed, status 9. */
+    char pattern[sizeof buffer];
+    for (size_t index = 0; index < sizeof pattern; index++) pattern[index] = (char)(index * 7 + 1);
+    memcpy(buffer, pattern, sizeof buffer);
+    out_length = 12345;
+    CHECK(reshape_apply_into(rules, input, strlen(input), 0, buffer, length - 1, &out_length, &err) == 9, "one byte short");
+    CHECK(memcmp(buffer, pattern, sizeof buffer) == 0, "buffer touched when too small");
+    CHECK(out_length == length, "needs %zu", out_length);
+    CHECK(err.code == RESHAPE_BUFFER_TOO_SMALL && strcmp(reshape_status_name(err.code), "buffer_too_small") == 0, "code");
+    CHECK(strcmp(err.message, "buffer_too_small: the output has 36 bytes; the buffer holds 35") == 0, "%s", err.message);
+    CHECK(reshape_apply_into(rules, input, strlen(input), 0, buffer, length - 1, &out_length, NULL) == 9, "NULL err");
+
+    /* Pretty output: the same bytes as reshape_apply. */
+    char *out = NULL;
+    size_t apply_length = 0;
+    CHECK(reshape_apply(rules, input, strlen(input), RESHAPE_PRETTY, &out, &apply_length, &err) == RESHAPE_OK, "pretty");
+    CHECK(reshape_apply_into(rules, input, strlen(input), RESHAPE_PRETTY, buffer, sizeof buffer, &out_length, &err) ==
+              RESHAPE_OK,
+          "%s", err.message);
+    CHECK(out_length == apply_length && memcmp(buffer, out, out_length) == 0, "%.*s", (int)out_length, buffer);
+    reshape_free(out);
+
+    /* An empty output (JSON Lines of blank lines) fits anywhere, NULL included. */
+    reshape_rules *identity = compile("[]");
+    out_length = 12345;
+    CHECK(reshape_apply_into(identity, "\n\n", 2, RESHAPE_INPUT_LINES, NULL, 0, &out_length, &err) == RESHAPE_OK, "%s",
+          err.message);
+    CHECK(out_length == 0, "%zu", out_length);
+    reshape_rules_free(identity);
+
+    /* Errors of the input or the rules: exactly reshape_apply's, whatever the buffer; nothing written. */
+    const char *inputs[] = {"{\"u1\": \"str\"}", "{\"u1\": ", "", "{\"a\": 1, \"a\": 2}"};
+    for (size_t index = 0; index < sizeof inputs / sizeof inputs[0]; index++) {
+        reshape_error expected_err, into_err;
+        memset(&expected_err, 'x', sizeof expected_err);
+        memset(&into_err, 'y', sizeof into_err);
+        int status = reshape_apply(rules, inputs[index], strlen(inputs[index]), 0, &out, NULL, &expected_err);
+        CHECK(status != RESHAPE_OK, "%s succeeded", inputs[index]);
+        size_t capacities[] = {0, 1, sizeof buffer};
+        for (size_t which = 0; which < 3; which++) {
+            memcpy(buffer, pattern, sizeof buffer);
+            out_length = 12345;
+            char *target = capacities[which] ? buffer : NULL;
+            int into = reshape_apply_into(rules, inputs[index], strlen(inputs[index]), 0, target, capacities[which],
+                                          &out_length, &into_err);
+            CHECK(into == status && same_error(&into_err, &expected_err), "%s, cap %zu: %d %s, expected %d %s", inputs[index],
+                  capacities[which], into, into_err.message, status, expected_err.message);
+            CHECK(out_length == 12345 && memcmp(buffer, pattern, sizeof buffer) == 0, "%s: outputs written on failure",
+                  inputs[index]);
+        }
+    }
+    reshape_error failed;
+    CHECK(reshape_apply_into(rules, inputs[0], strlen(inputs[0]), 0, buffer, sizeof buffer, &out_length, &failed) ==
+              RESHAPE_RULE_FAILED,
+          "rule failed");
+    CHECK(strcmp(failed.message, "rule_failed: rule 1 (keyedToArray) at $['u1']: expected an object, found a string") == 0 &&
+              strcmp(failed.op, "keyedToArray") == 0 && failed.rule == 1,
+          "%s", failed.message);
+
+    /* Arguments. */
+    memcpy(buffer, pattern, sizeof buffer);
+    out_length = 12345;
+    CHECK(reshape_apply_into(rules, input, strlen(input), 0, NULL, 16, &out_length, &err) == RESHAPE_INVALID_ARGUMENT,
+          "NULL buf with a capacity");
+    CHECK(strcmp(err.message, "invalid_argument: buf must not be NULL when buf_cap is not 0") == 0, "%s", err.message);
+    CHECK(reshape_apply_into(rules, input, strlen(input), 0, buffer, sizeof buffer, NULL, &err) == RESHAPE_INVALID_ARGUMENT,
+          "NULL out_len");
+    CHECK(strcmp(err.message, "invalid_argument: out_len must not be NULL") == 0, "%s", err.message);
+    CHECK(reshape_apply_into(rules, input, strlen(input), 0, NULL, 0, NULL, &err) == RESHAPE_INVALID_ARGUMENT,
+          "NULL out_len when asking the size");
+    CHECK(reshape_apply_into(rules, input, strlen(input), 0, buffer, SIZE_MAX, &out_length, &err) ==
+              RESHAPE_INVALID_ARGUMENT,
+          "huge buf_cap");
+    CHECK(strcmp(err.message, "invalid_argument: buf_cap is larger than any buffer") == 0, "%s", err.message);
+    CHECK(reshape_apply_into(NULL, input, strlen(input), 0, buffer, sizeof buffer, &out_length, &err) ==
+              RESHAPE_INVALID_ARGUMENT,
+          "NULL rules");
+    CHECK(strcmp(err.message, "invalid_argument: rules must not be NULL") == 0, "%s", err.message);
+    CHECK(reshape_apply_into(rules, NULL, 0, 0, buffer, sizeof buffer, &out_length, &err) == RESHAPE_INVALID_ARGUMENT,
+          "NULL input");
+    CHECK(strcmp(err.message, "invalid_argument: input must not be NULL") == 0, "%s", err.message);
+    CHECK(reshape_apply_into(rules, input, (size_t)-1, 0, buffer, sizeof buffer, &out_length, &err) ==
+              RESHAPE_INVALID_ARGUMENT,
+          "huge input_len");
+    CHECK(reshape_apply_into(rules, input, strlen(input), 0x40u, buffer, sizeof buffer, &out_length, &err) ==
+              RESHAPE_INVALID_ARGUMENT,
+          "unknown flag");
+    CHECK(strcmp(err.message, "invalid_argument: unknown option flags 0x40") == 0 && err.op[0] == '\0', "%s", err.message);
+    CHECK(out_length == 12345 && memcmp(buffer, pattern, sizeof buffer) == 0, "outputs written on failure");
+    reshape_rules_free(rules);
+}
+
+/* A path longer than the 512-byte field is cut at a character boundary and ends with "...". */
 static void test_truncation(void) {
     reshape_rules *rules = compile("[{\"op\": \"keyedToArray\", \"path\": \"$..*\"}]");
     char input[8192];
@@ -345,6 +474,7 @@ int main(void) {
     test_flags_and_error_cleared_on_success();
     test_error_details();
     test_error_op();
+    test_apply_into();
     test_truncation();
     return test_exit_status("test_api");
 }

@@ -56,6 +56,28 @@ static int same(const outcome *a, const outcome *b) {
     return strcmp(a->err.message, b->err.message) == 0 && strcmp(a->err.path, b->err.path) == 0 && a->err.rule == b->err.rule;
 }
 
+/* reshape_apply_into gives `expected`'s bytes into a buffer of exactly their size, writing nothing
+   past it; or, when `expected` failed, the same failure whatever the buffer. */
+static void check_into(reshape_rules *rules, const char *input, size_t length, uint32_t flags, const outcome *expected) {
+    reshape_error err;
+    size_t written = 0;
+    if (expected->status != RESHAPE_OK) {
+        int status = reshape_apply_into(rules, input, length, flags, NULL, 0, &written, &err);
+        if (status != expected->status || strcmp(err.message, expected->err.message) != 0 ||
+            strcmp(err.path, expected->err.path) != 0 || strcmp(err.op, expected->err.op) != 0 || err.rule != expected->err.rule)
+            fail("reshape_apply_into fails differently", err.message);
+        return;
+    }
+    char *buffer = malloc(expected->length + 1);
+    if (!buffer) fail("out of memory", NULL);
+    buffer[expected->length] = 0x5A;
+    int status = reshape_apply_into(rules, input, length, flags, buffer, expected->length, &written, &err);
+    if (status != RESHAPE_OK) fail("reshape_apply_into failed where reshape_apply did not", err.message);
+    if (written != expected->length || memcmp(buffer, expected->out, written) != 0) fail("reshape_apply_into differs", expected->out);
+    if (buffer[expected->length] != 0x5A) fail("reshape_apply_into wrote past the output", expected->out);
+    free(buffer);
+}
+
 /* `text`'s output, reshaped with [] (`identity`), reads back and equals `canonical`'s output. */
 static void check_canonical(reshape_rules *identity, const outcome *text, const outcome *canonical, const char *what) {
     outcome reread = run(identity, text->out, text->length, 0);
@@ -81,6 +103,7 @@ void oracle_check(const char *rules_text, size_t rules_length, const char *input
     outcome compact = run(rules, input, input_length, compact_flags);
     outcome again = run(rules, input, input_length, compact_flags);
     if (!same(&compact, &again)) fail("two runs differ", compact.status ? compact.err.message : compact.out);
+    check_into(rules, input, input_length, compact_flags, &compact);
     outcome pretty = run(rules, input, input_length, compact_flags | RESHAPE_PRETTY);
 
     if (compact.status == RESHAPE_OK) {

@@ -12,8 +12,9 @@
  * `flags`, then checks, aborting with a message when something does not hold:
  *   - every status is a known one, never RESHAPE_INTERNAL; every error message is one line that
  *     starts with its status name and holds no control, line-separator or bidi character;
- *   - the same call gives the same result twice; an error's op is empty when no rule failed,
- *     and its reserved bytes are zero;
+ *   - the same call gives the same result twice, and reshape_apply_into() gives it too (the
+ *     same bytes into a buffer of exactly their size, or the same error); an error's op is empty
+ *     when no rule failed, and its reserved bytes are zero;
  *   - the output reads back: reshaped with [] (under the same limits) it comes out unchanged;
  *   - compact output is the canonical form of pretty output (or pretty output meets the output
  *     limit), and a failure is the same failure with RESHAPE_PRETTY.
