@@ -239,6 +239,34 @@ reshape_status reshape_rules_new_with_limits(const char *spec, size_t spec_len, 
  */
 void reshape_rules_free(reshape_rules *rules);
 
+/*
+ * The number of rules in compiled rules.
+ *
+ * rules: from reshape_rules_new(); may be NULL.
+ *
+ * Returns the length of the rules document's list of rules; 0 for NULL.
+ *
+ * Ownership: rules stay the caller's; nothing to free.
+ * Thread safety: any number of threads may call it with the same rules at once.
+ */
+size_t reshape_rules_count(const reshape_rules *rules);
+
+/*
+ * The op of one rule.
+ *
+ * rules: from reshape_rules_new(); may be NULL.
+ * index: 0-based, in the order of the rules document (the rule a reshape_error names is index
+ *   err.rule - 1, since `rule` counts from 1).
+ *
+ * Returns the op as rules documents spell it ("keyedToArray", "unwrap", ...); NULL when rules is
+ * NULL or index is reshape_rules_count() or more.
+ *
+ * Ownership: the string is static: valid for the life of the process, after reshape_rules_free()
+ * too; do not free it.
+ * Thread safety: any number of threads may call it with the same rules at once.
+ */
+const char *reshape_rules_op(const reshape_rules *rules, size_t index);
+
 /* ==========================================================================================
  * Apply
  * ========================================================================================== */

@@ -68,6 +68,19 @@ public func reshapeRulesFree(_ rules: reshape_rules_ptr?) {
     RulesHandle.release(rules)
 }
 
+@_cdecl("reshape_rules_count")
+public func reshapeRulesCount(_ rules: reshape_rules_const_ptr?) -> size_t {
+    RulesHandle.handle(rules)?.ops.count ?? 0
+}
+
+@_cdecl("reshape_rules_op")
+public func reshapeRulesOp(_ rules: reshape_rules_const_ptr?, _ index: size_t) -> UnsafePointer<CChar>? {
+    guard let ops = RulesHandle.handle(rules)?.ops else { return nil }
+    // An index beyond Int.max arrives negative: past the end like any other.
+    guard index >= 0, index < ops.count else { return nil }
+    return ops[index]
+}
+
 @_cdecl("reshape_apply")
 public func reshapeApply(
     _ rules: reshape_rules_const_ptr?, _ input: UnsafePointer<CChar>?, _ inputLength: size_t, _ flags: UInt32,

@@ -1,6 +1,6 @@
 /* The C API's contract beyond the fixtures: versions, status names, NULL and zero-length
    arguments, outputs written only on success, error details, message and path truncation,
-   reshape_error's layout and op, and reshape_apply_into. */
+   reshape_error's layout, reshape_apply_into and the rules' ops. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -357,6 +357,31 @@ static void test_apply_into(void) {
     reshape_rules_free(rules);
 }
 
+/* reshape_rules_count and reshape_rules_op: the compiled document's rules, in order. */
+static void test_rules_ops(void) {
+    reshape_rules *rules = compile("{\"rules\": [{\"op\": \"unwrap\", \"path\": \"$.data\"}, {\"op\": \"keyedToArray\"},"
+                                   " {\"op\": \"convertKeys\", \"to\": \"camelCase\"}, {\"op\": \"keyedToArray\"}]}");
+    const char *ops[] = {"unwrap", "keyedToArray", "convertKeys", "keyedToArray"};
+    CHECK(reshape_rules_count(rules) == 4, "%zu rules", reshape_rules_count(rules));
+    for (size_t index = 0; index < 4; index++) {
+        const char *op = reshape_rules_op(rules, index);
+        CHECK(op != NULL && strcmp(op, ops[index]) == 0, "rule %zu: %s", index, op ? op : "NULL");
+    }
+    /* The same op is the same static string, which outlives the rules. */
+    const char *first = reshape_rules_op(rules, 1);
+    CHECK(first == reshape_rules_op(rules, 3), "one static string per op");
+    CHECK(reshape_rules_op(rules, 4) == NULL, "past the end");
+    CHECK(reshape_rules_op(rules, SIZE_MAX) == NULL, "SIZE_MAX");
+    CHECK(reshape_rules_op(NULL, 0) == NULL, "NULL rules");
+    CHECK(reshape_rules_count(NULL) == 0, "NULL rules count");
+    reshape_rules_free(rules);
+    CHECK(strcmp(first, "keyedToArray") == 0, "the string outlives its rules: %s", first);
+
+    reshape_rules *empty = compile("[]");
+    CHECK(reshape_rules_count(empty) == 0 && reshape_rules_op(empty, 0) == NULL, "no rules");
+    reshape_rules_free(empty);
+}
+
 /* A path longer than the 512-byte field is cut at a character boundary and ends with "...". */
 static void test_truncation(void) {
     reshape_rules *rules = compile("[{\"op\": \"keyedToArray\", \"path\": \"$..*\"}]");
@@ -475,6 +500,7 @@ int main(void) {
     test_error_details();
     test_error_op();
     test_apply_into();
+    test_rules_ops();
     test_truncation();
     return test_exit_status("test_api");
 }

@@ -194,6 +194,10 @@ lib.reshape_rules_new_with_limits.argtypes = [
 lib.reshape_rules_new_with_limits.restype = ctypes.c_int
 lib.reshape_rules_free.argtypes = [ctypes.c_void_p]
 lib.reshape_rules_free.restype = None
+lib.reshape_rules_count.argtypes = [ctypes.c_void_p]
+lib.reshape_rules_count.restype = ctypes.c_size_t
+lib.reshape_rules_op.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+lib.reshape_rules_op.restype = ctypes.c_char_p  # static, never freed: c_char_p copies it to bytes
 lib.reshape_apply.argtypes = [
     ctypes.c_void_p,
     ctypes.c_void_p,  # const char *input: an address, or bytes (read in place, never copied)
@@ -256,6 +260,22 @@ def rules_new(spec: bytes, limits: Optional[Limits] = None) -> Tuple[int, Option
 def rules_free(handle: int) -> None:
     """reshape_rules_free."""
     lib.reshape_rules_free(handle)
+
+
+def rules_count(handle: Optional[int]) -> int:
+    """reshape_rules_count: the number of rules; 0 for None."""
+    return int(lib.reshape_rules_count(handle))
+
+
+def rules_op(handle: Optional[int], index: int) -> Optional[str]:
+    """reshape_rules_op: the op of rule `index` (0-based); None past the end or for None.
+
+    A negative index is past the end too, as the size_t it would wrap to is.
+    """
+    if index < 0:
+        return None
+    op = lib.reshape_rules_op(handle, index)
+    return None if op is None else op.decode("utf-8")
 
 
 def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tuple[int, Optional[bytes], Error]:
