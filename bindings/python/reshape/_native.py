@@ -129,7 +129,8 @@ if _version_number is not None:
 
 def library_version() -> str:
     """The loaded library's version, "MAJOR.MINOR.PATCH"."""
-    return lib.reshape_version().decode("ascii")
+    version: bytes = lib.reshape_version()
+    return version.decode("ascii")
 
 
 def _number(version: str) -> int:
@@ -287,7 +288,7 @@ def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tu
     out_length = ctypes.c_size_t()
     error = Error()
     status = lib.reshape_apply(handle, data, length, flags, ctypes.byref(out), ctypes.byref(out_length), ctypes.byref(error))
-    if status != 0:
+    if status != 0 or out.value is None:
         return status, None, error
     try:
         return status, ctypes.string_at(out.value, out_length.value), error

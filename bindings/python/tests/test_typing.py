@@ -38,3 +38,11 @@ def test_the_user_script_runs():
     result = subprocess.run([sys.executable, str(USER_SCRIPT)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert int(result.stdout) > 20
+
+
+def test_mypy_strict_accepts_the_package_itself():
+    package = Path(reshape.__file__).resolve().parent
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.devnull, "-p", "reshape"],
+        capture_output=True, text=True, cwd=package.parent)
+    assert result.returncode == 0, result.stdout + result.stderr
