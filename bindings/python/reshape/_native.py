@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Tuple, Union
 
+from . import _output
 from ._version import __version__
 
 PACKAGED_LIBRARY = Path(__file__).resolve().parent / "_lib" / "libreshape.so"
@@ -291,7 +292,7 @@ def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tu
     if status != 0 or out.value is None:
         return status, None, error
     try:
-        return status, ctypes.string_at(out.value, out_length.value), error
+        return status, _output.take(out.value, out_length.value), error
     finally:
         free(out.value)
 
