@@ -135,8 +135,11 @@ public struct Rules: Sendable {
         try input.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in
             try check(options)
             if options.contains(.inputLines) {
+                // One line after the other, each on the whole tree (never the text route).
+                var settings = StreamSettings(jobs: 1)
+                settings.minimumStreamBytes = 0
                 let sink = BufferSink(capacity: 64)
-                try JSONLines.reshape(bytes, rules: self, options: options, settings: StreamSettings(), into: sink)
+                try JSONLines.reshape(bytes, rules: self, options: options, settings: settings, into: sink)
                 return sink.buffer.toArray()
             }
             return try reshapeWhole(bytes, options: options).toArray()

@@ -17,6 +17,7 @@ import Testing
             var settings = StreamSettings(jobs: jobs)
             settings.strict = true
             settings.batchRecords = batch
+            settings.batchLineBytes = batch == 4096 ? 1 << 18 : batch * 1024
             settings.minimumStreamBytes = minimumStreamBytes
             settings.outcome = { outcome in outcomes.add(outcome) }
             return settings
@@ -162,6 +163,55 @@ import Testing
         }
     }
 
+    /// JSON Lines in: inputs of several batches of lines, on one thread and on several, give the
+    /// bytes, the skipped lines (in order) and the first error of reading the lines one by one on
+    /// the whole tree; blank and CRLF lines, invalid lines and lines that fail a rule included.
+    @Test func jsonLinesAcrossBatchesAndThreads() throws {
+        let specs = [
+            #"[{"op":"emptyObjectToNull"},{"op":"blankStringToNull"},{"op":"convertKeys","to":"snake_case"}]"#,
+            #"[{"op":"coerce","path":"$.failHere","to":"number"},{"op":"remove","path":"$.debug"}]"#,
+            #"[{"op":"keyedToArray","nonObject":"wrap"}]"#,
+        ]
+        var random = SeededGenerator(seed: 24_680)
+        for round in 0..<6 {
+            // Invalid lines in the first rounds; in the later ones a line that fails a rule late
+            // in the input (with the second rule list), after many batches.
+            let invalidLines = round < 3
+            var lines: [String] = []
+            for index in 0..<3000 {
+                switch random.next(60) {
+                case 0: lines.append("")
+                case 1: lines.append("  \r")
+                case 2 where invalidLines: lines.append(#"{"broken": [1,}"#)
+                default:
+                    let record = Self.record(&random, failing: false).replacingOccurrences(of: "\n", with: " ")
+                    lines.append(index == 2400 ? #"{"failHere": "abc"}"# : record + (random.next(10) == 0 ? "\r" : ""))
+                }
+            }
+            let input = Array((lines.joined(separator: "\n") + (round % 2 == 0 ? "\n" : "")).utf8)
+            let rules = try Rules(json: specs[round % specs.count])
+            let optionSets: [ApplyOptions] = [[.inputLines, .skipInvalidLines], [.inputLines], [.inputLines, .outputLines, .skipInvalidLines]]
+            for options in optionSets {
+                guard Self.compare(rules, input, options: options, context: "JSON Lines round \(round) options \(options.rawValue)")
+                else { return }
+                // The lines skipped, reported in order, whatever the threads.
+                var skipped: [[ReshapeError]] = []
+                for jobs in [1, 3] {
+                    let collected = Collected()
+                    var settings = StreamSettings(jobs: jobs)
+                    settings.batchLineBytes = 4096
+                    settings.skippedLine = { collected.add($0) }
+                    _ = try? rules.apply(to: input, options: options, settings: settings)
+                    skipped.append(collected.errors())
+                }
+                #expect(skipped[0] == skipped[1], "round \(round): skipped lines differ between one and three threads")
+                if round == 0 && options == [.inputLines, .skipInvalidLines] {
+                    #expect(skipped[0].count > 20 && skipped[0].allSatisfy { $0.code == .invalidJSON && $0.line > 0 })
+                }
+            }
+        }
+    }
+
     /// Small responses as API clients get them, on the text route where the rules allow: most
     /// take it, the rest (a duplicate id, a record that fails, an empty or non-object record, a
     /// cut) fall back to the whole tree; either way the bytes or the error are the whole tree's.
@@ -271,6 +321,24 @@ import Testing
         }
         #expect(compared > 2000)
         #expect(streamable > 500)
+    }
+}
+
+/// Errors reported by a callback, in the order reported.
+final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [ReshapeError] = []
+
+    func add(_ error: ReshapeError) {
+        lock.lock()
+        list.append(error)
+        lock.unlock()
+    }
+
+    func errors() -> [ReshapeError] {
+        lock.lock()
+        defer { lock.unlock() }
+        return list
     }
 }
 

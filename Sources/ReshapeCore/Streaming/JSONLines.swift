@@ -35,50 +35,76 @@ enum JSONLines {
     }
 
     /// Reshapes each line of `input` and writes the results, one line each (or one line per record
-    /// with `.outputLines`).
+    /// with `.outputLines`), in order; on `settings.jobs` threads for a large input (see
+    /// `LineBatch`). Lines are numbered from 1 in errors, blank ones included.
     static func reshape(
         _ input: UnsafeRawBufferPointer, rules: Rules, options: ApplyOptions, settings: StreamSettings,
         into sink: OutputSink
     ) throws(ReshapeError) {
-        let lineOptions = options.subtracting([.inputLines, .skipInvalidLines])
-        var start = 0
-        var number = 0
-        var out = ByteBuffer(capacity: 1 << 16)
-        while start < input.count {
-            number += 1
-            var end = start
-            while end < input.count, input[end] != UInt8(ascii: "\n") { end += 1 }
-            let line = UnsafeRawBufferPointer(rebasing: input[start..<end])
-            let lineStart = start
-            start = end + 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            do throws(ReshapeError) {
-                let result = try rules.reshapeWhole(line, options: lineOptions)
-                result.withBytes { out.append($0) }
-                if !options.contains(.outputLines) { out.append(UInt8(ascii: "\n")) }
-            } catch {
-                var located = error
-                if located.line > 0 {
-                    located.position += lineStart
-                } else {
-                    located.column = 0
-                }
-                located.line = number
-                if error.code == .invalidJSON && options.contains(.skipInvalidLines) {
-                    settings.skippedLine?(located)
-                    continue
-                }
-                throw located
+        let runner = LineRunner(input: input, rules: rules, options: options, settings: settings)
+        let jobs = settings.resolvedJobs
+        let batchBytes = max(1, settings.batchLineBytes)
+        var pool: WorkerPool? = nil
+        if jobs > 1 && input.count > batchBytes {
+            // This thread is one of the jobs: it cuts the input into batches and reshapes queued
+            // ones while it waits for output (see `WorkerPool.take`).
+            let created = WorkerPool(threads: jobs - 1) { batch in
+                if let lines = batch as? LineBatch { runner.process(lines) }
             }
-            if out.count >= 1 << 20 {
-                try sink.write(out.bytes)
-                out.removeAll()
-                if let progress = settings.progress, !progress(min(start, input.count), input.count) {
-                    throw ReshapeError(.cancelled, "cancelled by the progress callback")
-                }
-            }
+            if created.threadCount > 0 { pool = created }
         }
-        try out.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
+        // On failure (or cancellation) the batches still queued are dropped, not reshaped.
+        var finished = false
+        defer { pool?.shutdown(discardingQueued: !finished) }
+
+        var linesBefore = 0
+        var released = 0
+        func write(_ done: LineBatch) throws(ReshapeError) {
+            for var skipped in done.skipped {
+                skipped.line += linesBefore
+                settings.skippedLine?(skipped)
+            }
+            if var error = done.error {
+                error.line += linesBefore
+                throw error
+            }
+            linesBefore += done.lineCount
+            try done.output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
+            if let progress = settings.progress, !progress(done.inputEnd, input.count) {
+                throw ReshapeError(.cancelled, "cancelled by the progress callback")
+            }
+            settings.releaseInput?(released..<done.inputEnd)
+            released = max(released, done.inputEnd)
+        }
+
+        var start = 0
+        var submitted = 0
+        var written = 0
+        func takeNext() throws(ReshapeError) {
+            guard let done = pool?.take(written) as? LineBatch else {
+                throw ReshapeError(.internal, "a batch of JSON Lines went missing")
+            }
+            written += 1
+            try write(done)
+        }
+        while start < input.count {
+            // Whole lines: the batch ends just after the first line break past its size.
+            var end = min(input.count, start.addingClamped(batchBytes))
+            while end < input.count, input[end - 1] != UInt8(ascii: "\n") { end += 1 }
+            let batch = LineBatch(sequence: submitted, inputStart: start, inputEnd: end)
+            submitted += 1
+            start = end
+            guard let pool else {
+                runner.process(batch)
+                written += 1
+                try write(batch)
+                continue
+            }
+            pool.submit(batch)
+            while submitted - written >= jobs * 3 { try takeNext() }
+        }
+        while written < submitted { try takeNext() }
+        finished = true
         try sink.flush()
     }
 }

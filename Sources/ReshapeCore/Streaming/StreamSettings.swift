@@ -19,6 +19,8 @@ public struct StreamSettings: Sendable {
     var releaseInput: (@Sendable (Range<Int>) -> Void)?
     /// Records per batch handed to a thread (tests make it small to cross many batches).
     package var batchRecords = 4096
+    /// Input bytes per batch of JSON Lines handed to a thread (tests make it small, as above).
+    package var batchLineBytes = 1 << 18
     /// Smaller inputs take the whole tree, which costs less than setting up a stream (tests make
     /// it 0 to stream everything).
     package var minimumStreamBytes = 1 << 16

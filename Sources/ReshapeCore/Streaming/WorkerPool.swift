@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #endif
 
-/// A batch of records: reshaped by one thread, written in order by the stream.
-final class RecordBatch: @unchecked Sendable {
+/// A batch of records: reshaped by one thread, written in order by the stream. (`LineBatch`, a
+/// run of JSON Lines, is one too, so that both streams share the pool.)
+class RecordBatch: @unchecked Sendable {
     let sequence: Int
     var slices: [RecordSlice] = []
     /// Where the batch's last record ends in the input.

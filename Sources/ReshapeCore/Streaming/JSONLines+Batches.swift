@@ -1,0 +1,81 @@
+/// JSON Lines in, on several threads: the input is cut into runs of whole lines, each run is
+/// reshaped by one thread, and the runs are written in order, so the output, the lines skipped
+/// and the first error are those of reading the lines one by one.
+
+/// A run of whole lines of the input, and what reshaping them gave.
+final class LineBatch: RecordBatch, @unchecked Sendable {
+    /// Where the run's first line starts in the input (`inputEnd` is where its last one ends).
+    let inputStart: Int
+    /// Lines in the run, blank ones included: the writer numbers lines across runs with it.
+    var lineCount = 0
+    /// Invalid lines skipped (with `skipInvalidLines`), numbered within the run.
+    var skipped: [ReshapeError] = []
+
+    init(sequence: Int, inputStart: Int, inputEnd: Int) {
+        self.inputStart = inputStart
+        super.init(sequence: sequence)
+        self.inputEnd = inputEnd
+    }
+}
+
+/// Reshapes the lines of a `LineBatch`; shared by the threads of one run, read only.
+final class LineRunner: @unchecked Sendable {
+    private let input: UnsafeRawBufferPointer
+    private let rules: Rules
+    /// The options of each line's document: JSON Lines in is the runner's business, not the line's.
+    private let lineOptions: ApplyOptions
+    private let skipInvalid: Bool
+    private let lineSettings: StreamSettings
+
+    init(input: UnsafeRawBufferPointer, rules: Rules, options: ApplyOptions, settings: StreamSettings) {
+        self.input = input
+        self.rules = rules
+        self.lineOptions = options.subtracting([.inputLines, .skipInvalidLines])
+        self.skipInvalid = options.contains(.skipInvalidLines)
+        // Each line is a small document of its own: the text route takes it when the rules allow
+        // (the same bytes as the tree, which settles everything else). No test hooks per line.
+        var lineSettings = StreamSettings()
+        lineSettings.minimumStreamBytes = settings.minimumStreamBytes
+        self.lineSettings = lineSettings
+    }
+
+    /// Reshapes the batch's lines in order, stopping at the first that fails (with its error,
+    /// numbered within the batch).
+    func process(_ batch: LineBatch) {
+        var start = batch.inputStart
+        let end = batch.inputEnd
+        let writesLines = !lineOptions.contains(.outputLines)
+        while start < end {
+            batch.lineCount += 1
+            var stop = start
+            while stop < end, input[stop] != UInt8(ascii: "\n") { stop += 1 }
+            let line = UnsafeRawBufferPointer(rebasing: input[start..<stop])
+            let lineStart = start
+            start = stop + 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            if rules.reshapeOnText(line, options: lineOptions, settings: lineSettings, into: &batch.output) {
+                batch.output.append(UInt8(ascii: "\n"))
+                continue
+            }
+            do throws(ReshapeError) {
+                let result = try rules.reshapeWhole(line, options: lineOptions)
+                result.withBytes { batch.output.append($0) }
+                if writesLines { batch.output.append(UInt8(ascii: "\n")) }
+            } catch {
+                var located = error
+                if located.line > 0 {
+                    located.position += lineStart
+                } else {
+                    located.column = 0
+                }
+                located.line = batch.lineCount
+                if error.code == .invalidJSON && skipInvalid {
+                    batch.skipped.append(located)
+                    continue
+                }
+                batch.error = located
+                return
+            }
+        }
+    }
+}
