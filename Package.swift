@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "ReshapeCore", dependencies: ["CJansson"], linkerSettings: [.linkedLibrary("m")]),
         // Layer 3: the C ABI (@_cdecl functions declared in include/reshape.h) and typed decoding.
         .systemLibrary(name: "CReshapeABI"),
-        .target(name: "ReshapeC", dependencies: ["ReshapeCore", "CReshapeABI"]),
+        .target(name: "ReshapeC", dependencies: ["ReshapeCore", "CReshapeABI", "CGlibcCompat"]),
+        // Linked into libreshape only: keeps its glibc requirement at 2.34 (see hypotf.c).
+        .target(name: "CGlibcCompat"),
         .target(name: "Reshape", dependencies: ["ReshapeCore"]),
         // Layer 4: the command-line tool.
         .executableTarget(

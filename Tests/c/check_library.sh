@@ -1,6 +1,7 @@
 #!/bin/sh
-# The built library exports exactly the functions the header declares, has its SONAME, and needs
-# no Swift runtime library.
+# The built library exports exactly the functions the header declares, has its SONAME, needs no
+# Swift runtime library, and no glibc newer than 2.34 (RHEL 9, Amazon Linux 2023; the Python
+# wheel's manylinux_2_34 tag; see Sources/CGlibcCompat/hypotf.c).
 set -eu
 library=$1 header=$2 soname=$3
 status=0
@@ -28,5 +29,12 @@ for name in $(echo "$needed" | awk '{print $1}'); do
     *) echo "unexpected dependency: $name"; status=1 ;;
   esac
 done
-[ $status = 0 ] && echo "exports: $(echo $exported | tr '\n' ' '); SONAME $actual; dependencies ok"
+newest=$(objdump -T "$library" | grep -oE 'GLIBC_2\.[0-9]+' | sort -t. -k2 -n -u | tail -1)
+case "$newest" in
+  GLIBC_2.[0-9]|GLIBC_2.[12][0-9]|GLIBC_2.3[0-4]) ;;
+  *) echo "the library needs $newest, newer than glibc 2.34:"
+     objdump -T "$library" | grep -E "$newest" | sed 's/^/  /'
+     status=1 ;;
+esac
+[ $status = 0 ] && echo "exports: $(echo $exported | tr '\n' ' '); SONAME $actual; dependencies ok; needs at most $newest"
 exit $status
