@@ -20,6 +20,10 @@ public struct DecodingContext: Sendable {
     /// the decoded type's name when no context is given.
     public var responseType: String
     /// Free-form values: API version, locale, feature flags...
+    ///
+    /// The type is `[String: any Sendable]`, so a value comes back as `any Sendable`: cast it to
+    /// read it, with ``value(_:as:)`` (`context.value("locale", as: String.self)`) or `as?`
+    /// (`context.values["locale"] as? String`).
     public var values: [String: any Sendable]
 
     /// Creates a context.

@@ -83,6 +83,28 @@ extension LossyArray: Encodable where Element: Encodable {
 
 extension LossyArray: Sendable where Element: Sendable {}
 
+/// Equal when the elements are: ``drops`` are diagnostics of one decoding, not part of the value
+/// (they are not encoded either). A struct holding a `LossyArray` can then synthesize `==`.
+extension LossyArray: Equatable where Element: Equatable {
+    /// Whether the two arrays have equal elements, in the same order.
+    /// - Parameters:
+    ///   - lhs: An array.
+    ///   - rhs: Another array.
+    /// - Returns: `lhs.wrappedValue == rhs.wrappedValue`.
+    public static func == (lhs: LossyArray<Element>, rhs: LossyArray<Element>) -> Bool {
+        lhs.wrappedValue == rhs.wrappedValue
+    }
+}
+
+/// Hashes the elements, as ``==`` compares them.
+extension LossyArray: Hashable where Element: Hashable {
+    /// Feeds the elements to `hasher`.
+    /// - Parameter hasher: The hasher to use.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(wrappedValue)
+    }
+}
+
 extension LossyArray: RandomAccessCollection {
     /// The position of the first element.
     public var startIndex: Int { wrappedValue.startIndex }

@@ -92,3 +92,9 @@ public enum ResponseError: Error, CustomStringConvertible {
         }
     }
 }
+
+extension ResponseError: LocalizedError {
+    /// The one-line ``description``, so that `error.localizedDescription` (what most apps print
+    /// or show) says what went wrong instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
+}
