@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // The one place Reshape's Swift targets are defined. CMakeLists.txt drives `swift build` for C users.
 import PackageDescription
 
@@ -11,6 +11,13 @@ let package = Package(
         // The C library. CMakeLists.txt builds it statically linked with the Swift runtime and
         // installs it as libreshape.so with a SONAME and only reshape_* exported.
         .library(name: "ReshapeC", type: .dynamic, targets: ["ReshapeC"]),
+    ],
+    // The `reshape` command is behind a trait, off by default, so that a package depending on the
+    // library resolves and fetches nothing that only the command needs (swift-argument-parser).
+    // Build the command with `swift build --traits CLI --product reshape`.
+    traits: [
+        .trait(name: "CLI", description: "The reshape command-line tool, which needs swift-argument-parser."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,7 +42,7 @@ let package = Package(
             name: "ReshapeCLI",
             dependencies: [
                 "ReshapeCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
             ]
         ),
         // Tests. Fixtures in Tests/Fixtures are shared with the C and Python suites.

@@ -6,7 +6,7 @@ about 1 GB or 10 s. Each case below is built to cost as much as it can within th
 table shows what it costs (wall time and peak RSS of the whole process, from /usr/bin/time) and
 how it ends (ok, or the error code). Run:
 
-    swift build -c release --product reshape
+    swift build -c release --traits CLI --product reshape
     python3 Benchmarks/hostile.py [.build/release/reshape] [--only NAME]
 
 Never run by the test suite: these are figures, not tests.

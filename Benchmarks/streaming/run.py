@@ -62,7 +62,7 @@ From the repository root (never part of the test suite; about 45 minutes with th
 
     python3 Benchmarks/streaming/run.py --sizes 10 --runs 1        # a quick check, ~1 minute
 
-Without --reshape it builds the CLI (`swift build -c release --product reshape`) and without
+Without --reshape it builds the CLI (`swift build -c release --traits CLI --product reshape`) and without
 --library it builds libreshape.so (CMake), both under --build-dir (default
 /tmp/reshape-streaming-build, never the repository's .build or build). The Python binding is
 loaded from this checkout's bindings/python with RESHAPE_LIBRARY set to that library. Payloads,
@@ -141,7 +141,7 @@ def run_checked(argv: List[str], what: str, cwd: Path = ROOT) -> str:
 
 def build_cli(build_dir: Path) -> Path:
     scratch = build_dir / "swift"
-    argv = ["swift", "build", "-c", "release", "--product", "reshape", "--scratch-path", str(scratch)]
+    argv = ["swift", "build", "-c", "release", "--traits", "CLI", "--product", "reshape", "--scratch-path", str(scratch)]
     run_checked(argv, "building the reshape CLI")
     bin_path = run_checked(argv + ["--show-bin-path"], "locating it").strip().splitlines()[-1]
     return Path(bin_path) / "reshape"

@@ -1,3 +1,5 @@
+// Compiled with the CLI trait only (see Package.swift and WithoutCLITrait.swift).
+#if CLI
 import ArgumentParser
 import Foundation
 import ReshapeCore
@@ -72,3 +74,4 @@ struct ApplyCommand: ParsableCommand {
         ProgressBar.clear(requested: progress)
     }
 }
+#endif

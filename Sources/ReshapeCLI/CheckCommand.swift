@@ -1,3 +1,5 @@
+// Compiled with the CLI trait only (see Package.swift and WithoutCLITrait.swift).
+#if CLI
 import ArgumentParser
 import Foundation
 import ReshapeCore
@@ -21,3 +23,4 @@ struct CheckCommand: ParsableCommand {
         for line in compiled.executionPlan { print(line) }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Compiled with the CLI trait only (see Package.swift and WithoutCLITrait.swift).
+#if CLI
 import ArgumentParser
 import Foundation
 import ReshapeCore
@@ -52,3 +54,4 @@ struct ReshapeCommand: ParsableCommand {
         }
     }
 }
+#endif
