@@ -60,7 +60,7 @@ def check_build_tools() -> None:
     """Stops with one sentence naming every missing tool, and how to get them."""
     missing: List[str] = []
     if shutil.which("swift") is None:
-        missing.append("the Swift toolchain 6.0 or later (swift on PATH; https://www.swift.org/install/linux/)")
+        missing.append("the Swift toolchain 6.1 or later (swift on PATH; https://www.swift.org/install/linux/)")
     if shutil.which("cmake") is None:
         missing.append("CMake 3.20 or later (apt-get install cmake)")
     if not os.environ.get("CC") and not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
