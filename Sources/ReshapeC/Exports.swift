@@ -81,21 +81,28 @@ public func reshapeRulesOp(_ rules: reshape_rules_const_ptr?, _ index: size_t) -
     return ops[index]
 }
 
+/// The compiled rules and the input of `reshape_apply` and `reshape_apply_into`, checked in the
+/// order the header documents; a missing one is `invalid_argument`.
+private func applyArguments(
+    _ rules: reshape_rules_const_ptr?, _ input: UnsafePointer<CChar>?, _ inputLength: size_t
+) throws(ReshapeError) -> (rules: Rules, input: UnsafeRawBufferPointer) {
+    guard let handle = RulesHandle.handle(rules) else { throw ReshapeError(.invalidArgument, "rules must not be NULL") }
+    guard let input else { throw ReshapeError(.invalidArgument, "input must not be NULL") }
+    // A size_t beyond Int.max arrives negative: no buffer is that large.
+    guard inputLength >= 0 else { throw ReshapeError(.invalidArgument, "input_len is larger than any buffer") }
+    return (handle.rules, UnsafeRawBufferPointer(start: input, count: inputLength))
+}
+
 @_cdecl("reshape_apply")
 public func reshapeApply(
     _ rules: reshape_rules_const_ptr?, _ input: UnsafePointer<CChar>?, _ inputLength: size_t, _ flags: UInt32,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<size_t>?,
     _ err: UnsafeMutablePointer<reshape_error>?
 ) -> reshape_status {
-    guard let handle = RulesHandle.handle(rules) else {
-        return report(.init(.invalidArgument, "rules must not be NULL"), to: err)
-    }
-    guard let input else { return report(.init(.invalidArgument, "input must not be NULL"), to: err) }
-    guard inputLength >= 0 else { return report(.init(.invalidArgument, "input_len is larger than any buffer"), to: err) }
-    guard let out else { return report(.init(.invalidArgument, "out must not be NULL"), to: err) }
     do throws(ReshapeError) {
-        let buffer = try handle.rules.applyTakingBuffer(
-            UnsafeRawBufferPointer(start: input, count: inputLength), options: ApplyOptions(rawValue: flags))
+        let (compiled, text) = try applyArguments(rules, input, inputLength)
+        guard let out else { throw ReshapeError(.invalidArgument, "out must not be NULL") }
+        let buffer = try compiled.applyTakingBuffer(text, options: ApplyOptions(rawValue: flags))
         out.pointee = UnsafeMutableRawPointer(buffer.pointer).assumingMemoryBound(to: CChar.self)
         outLength?.pointee = buffer.count
         return succeed(err)
@@ -110,22 +117,17 @@ public func reshapeApplyInto(
     _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: size_t, _ outLength: UnsafeMutablePointer<size_t>?,
     _ err: UnsafeMutablePointer<reshape_error>?
 ) -> reshape_status {
-    guard let handle = RulesHandle.handle(rules) else {
-        return report(.init(.invalidArgument, "rules must not be NULL"), to: err)
-    }
-    guard let input else { return report(.init(.invalidArgument, "input must not be NULL"), to: err) }
-    guard inputLength >= 0 else { return report(.init(.invalidArgument, "input_len is larger than any buffer"), to: err) }
-    guard let outLength else { return report(.init(.invalidArgument, "out_len must not be NULL"), to: err) }
-    guard buffer != nil || capacity == 0 else {
-        return report(.init(.invalidArgument, "buf must not be NULL when buf_cap is not 0"), to: err)
-    }
-    guard capacity >= 0 else { return report(.init(.invalidArgument, "buf_cap is larger than any buffer"), to: err) }
     do throws(ReshapeError) {
+        let (compiled, text) = try applyArguments(rules, input, inputLength)
+        guard let outLength else { throw ReshapeError(.invalidArgument, "out_len must not be NULL") }
+        guard buffer != nil || capacity == 0 else {
+            throw ReshapeError(.invalidArgument, "buf must not be NULL when buf_cap is not 0")
+        }
+        guard capacity >= 0 else { throw ReshapeError(.invalidArgument, "buf_cap is larger than any buffer") }
         // Made whole in the engine's own buffer, then copied: the caller's buffer must stay
         // untouched unless the output fits, and the engine knows the size only once it is done
         // (its routes write as they go, and may fail or give up halfway).
-        let output = try handle.rules.applyTakingBuffer(
-            UnsafeRawBufferPointer(start: input, count: inputLength), options: ApplyOptions(rawValue: flags))
+        let output = try compiled.applyTakingBuffer(text, options: ApplyOptions(rawValue: flags))
         defer { output.pointer.deallocate() }
         guard output.count <= capacity else {
             outLength.pointee = output.count
