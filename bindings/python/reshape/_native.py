@@ -24,7 +24,6 @@ RESHAPE_OUTPUT_LINES = 0x8
 RESHAPE_SKIP_INVALID_LINES = 0x10
 
 RESHAPE_CANCELLED = 8
-RESHAPE_BUFFER_TOO_SMALL = 9
 
 
 class Error(ctypes.Structure):
@@ -210,17 +209,6 @@ lib.reshape_apply.argtypes = [
     ctypes.POINTER(Error),
 ]
 lib.reshape_apply.restype = ctypes.c_int
-lib.reshape_apply_into.argtypes = [
-    ctypes.c_void_p,
-    ctypes.c_void_p,  # const char *input: an address, or bytes (read in place, never copied)
-    ctypes.c_size_t,
-    ctypes.c_uint,
-    ctypes.c_void_p,  # char *buf: an address, or a ctypes buffer; None only with capacity 0
-    ctypes.c_size_t,
-    ctypes.POINTER(ctypes.c_size_t),
-    ctypes.POINTER(Error),
-]
-lib.reshape_apply_into.restype = ctypes.c_int
 lib.reshape_apply_file.argtypes = [
     ctypes.c_void_p,
     ctypes.c_char_p,
@@ -295,34 +283,6 @@ def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tu
         return status, _output.take(out.value, out_length.value), error
     finally:
         free(out.value)
-
-
-def apply_into(
-    handle: int, data: "Union[bytes, int]", length: int, flags: int, buffer: Any, capacity: int
-) -> Tuple[int, int, Error]:
-    """reshape_apply_into: (status, out_len, error). No buffer of the library's to free.
-
-    `data` is as for `apply`. `buffer` receives the output: the address of `capacity` writable
-    bytes that stay valid for the call, a ctypes array, or any writable buffer (bytearray,
-    memoryview, array.array), written in place; None only with capacity 0, to learn the size. A
-    capacity larger than a buffer whose size is known is a ValueError, not an overrun.
-
-    out_len is the output's length on success, the size needed on RESHAPE_BUFFER_TOO_SMALL
-    (buffer untouched), and 0 on any other failure.
-    """
-    if buffer is not None and not isinstance(buffer, int):
-        if not isinstance(buffer, ctypes.Array):
-            # Any writable buffer, lent in place (a read-only one is a TypeError here).
-            view = memoryview(buffer).cast("B")
-            buffer = (ctypes.c_char * view.nbytes).from_buffer(view)
-        if capacity > ctypes.sizeof(buffer):
-            raise ValueError(f"capacity {capacity} is larger than the buffer's {ctypes.sizeof(buffer)} bytes")
-    out_length = ctypes.c_size_t(0)
-    error = Error()
-    status = lib.reshape_apply_into(
-        handle, data, length, flags, buffer, capacity, ctypes.byref(out_length), ctypes.byref(error)
-    )
-    return status, out_length.value, error
 
 
 class Progress:
