@@ -98,43 +98,34 @@ struct CodingPathResolver {
         return object.keys.first { decodedKey($0, keyStrategy) == key }
     }
 
-    /// The key a `JSONDecoder` with `strategy` reports for the member `name`, found by asking one.
+    /// The key a `JSONDecoder` with `strategy` reports for the member `name`.
     private func decodedKey(_ name: String, _ strategy: JSONDecoder.KeyDecodingStrategy) -> String? {
-        let probe: JSONValue = .object([name: .null])
-        guard let json = try? probe.json() else { return nil }
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = strategy
-        return (try? decoder.decode(KeyProbe.self, from: Data(json)))?.key
+        KeyConversion.key(for: name, strategy)
     }
 
+    /// The expected type as messages name it: a Swift type by its name (`String`, `Int`), but the
+    /// containers `JSONDecoder` reports as `[String: Any]` and `[Any]` as the engine names them.
     private func typeName(_ type: Any.Type) -> String {
-        String(describing: type)
+        if type == [String: Any].self { return "an object" }
+        if type == [Any].self { return "an array" }
+        return String(describing: type)
     }
 
     private func quote(_ text: String) -> String {
         JSONValue.string(text).description
     }
 
-    /// A value as messages name it: `the string "A-1"`, `the number 3`, `an object`.
+    /// A value as messages name it, in the engine's words (`a string`, `a number`, `an object`,
+    /// `null`): the kind, never the value itself, since response bodies carry personal data and
+    /// messages end up in logs.
     private func describe(_ value: JSONValue) -> String {
         switch value {
         case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .integer, .double, .number: return "the number \(value.description)"
-        case .string(let text):
-            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-            return "the string \(quote(shown))"
+        case .bool: return "a boolean"
+        case .integer, .double, .number: return "a number"
+        case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"
         }
-    }
-}
-
-/// Decodes `{"name": ...}` only to learn the key the decoder reports for `name`.
-private struct KeyProbe: Decodable {
-    let key: String?
-
-    init(from decoder: any Decoder) throws {
-        key = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.first?.stringValue
     }
 }

@@ -164,29 +164,58 @@ public struct ResponseDecoder: Sendable {
     ) throws(ResponseError) -> (value: T, diagnostics: [DecodingDiagnostic]) {
         let context = endpointContext ?? self.context ?? DecodingContext(responseType: String(describing: T.self))
         let transformable = T.self as? any PayloadTransformable.Type
-        var shaped = data
+        var shaped: ShapedBytes?
         for (rules, offset) in try stages(adding: endpointRules + (transformable?.rules(for: context) ?? [])) {
-            shaped = try reshape(shaped, with: rules, numberedFrom: offset)
+            shaped = try reshape(shaped, data, with: rules, numberedFrom: offset)
         }
         if let transformable, let transform = transformable.transform {
-            shaped = try apply(transform, of: T.self, to: shaped, in: context)
+            shaped = try apply(transform, of: T.self, to: shaped, data, in: context)
         }
 
-        let decoder = makeJSONDecoder(context: context)
         let sink = DiagnosticSink()
-        decoder.userInfo[.decodingDiagnostics] = sink
         let value: T
+        let read: Data
         do {
-            value = try decoder.decode(T.self, from: shaped)
+            if let shaped {
+                // The engine's output, read in place: no second parse by `JSONDecoder`.
+                read = shaped.data
+                value = try decodeShaped(T.self, from: shaped, context: context, sink: sink)
+            } else {
+                read = data
+                let decoder = makeJSONDecoder(context: context)
+                decoder.userInfo[.decodingDiagnostics] = sink
+                value = try decoder.decode(T.self, from: data)
+            }
         } catch let error as DecodingError {
-            let (path, message) = resolver(for: shaped).report(error)
+            let (path, message) = resolver(for: shaped?.data ?? data).report(error)
             throw .decoding(path: path, message: message, underlying: error)
         } catch {
             throw .decoding(path: "", message: "\(error)", underlying: error)
         }
         guard diagnose, !sink.dropped.isEmpty else { return (value, []) }
-        let resolver = resolver(for: shaped)
+        let resolver = resolver(for: read)
         return (value, sink.dropped.map { $0.diagnostic(resolver) })
+    }
+
+    /// Decodes the engine's output with an ``IndexDecoder``, configured as ``makeJSONDecoder(context:)``
+    /// would configure a `JSONDecoder`.
+    private func decodeShaped<T: Decodable>(
+        _ type: T.Type, from shaped: ShapedBytes, context: DecodingContext, sink: DiagnosticSink
+    ) throws -> T {
+        let options = DecodingOptions(template)
+        var userInfo: [CodingUserInfoKey: Any] = template.userInfo
+        userInfo[.decodingContext] = context
+        userInfo[.decodingDiagnostics] = sink
+        let index: JSONIndex
+        do {
+            index = try JSONIndex(shaped)
+        } catch {
+            // Never expected (the engine writes strict JSON); `JSONDecoder` then has the last word.
+            let decoder = makeJSONDecoder(context: context)
+            decoder.userInfo[.decodingDiagnostics] = sink
+            return try decoder.decode(T.self, from: shaped.data)
+        }
+        return try IndexDecoder.decode(type, from: index, options: options, userInfo: userInfo)
     }
 
     /// The compiled rules to run, in order, each with the number of rules before it: one pass
@@ -211,34 +240,38 @@ public struct ResponseDecoder: Sendable {
         }
     }
 
-    /// Runs the engine, handing its output buffer to `Data` without a copy.
-    private func reshape(_ data: Data, with rules: Rules, numberedFrom offset: Int) throws(ResponseError) -> Data {
+    /// Runs the engine on the output of the previous stage (or the body), taking over its output
+    /// buffer without a copy.
+    private func reshape(
+        _ previous: ShapedBytes?, _ body: Data, with rules: Rules, numberedFrom offset: Int
+    ) throws(ResponseError) -> ShapedBytes {
         let options = self.options
-        let result = data.withUnsafeBytes { bytes in
+        let run = { (bytes: UnsafeRawBufferPointer) in
             Result { () throws(ReshapeError) in try rules.applyTakingBuffer(bytes, options: options) }
         }
+        let result = previous.map { run($0.buffer) } ?? body.withUnsafeBytes(run)
         switch result {
         case .success(let output):
-            return Data(bytesNoCopy: output.pointer, count: output.count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+            return ShapedBytes(taking: output.pointer, count: output.count)
         case .failure(let error):
             throw .reshape(Self.renumbered(error, from: offset))
         }
     }
 
     private func apply<T>(
-        _ transform: PayloadTransform, of type: T.Type, to data: Data, in context: DecodingContext
-    ) throws(ResponseError) -> Data {
+        _ transform: PayloadTransform, of type: T.Type, to previous: ShapedBytes?, _ body: Data, in context: DecodingContext
+    ) throws(ResponseError) -> ShapedBytes {
         let allowDuplicateKeys = options.contains(.allowDuplicateKeys)
-        let parsed = data.withUnsafeBytes { bytes in
+        let parse = { (bytes: UnsafeRawBufferPointer) in
             Result { () throws(ReshapeError) in try JSONValue(json: bytes, allowDuplicateKeys: allowDuplicateKeys) }
         }
         let payload: JSONValue
-        switch parsed {
+        switch previous.map({ parse($0.buffer) }) ?? body.withUnsafeBytes(parse) {
         case .success(let value): payload = value
         case .failure(let error): throw .reshape(error)
         }
         do {
-            return Data(try transform(payload, context).json())
+            return ShapedBytes(copying: try transform(payload, context).json())
         } catch {
             throw .transform(type: String(describing: T.self), underlying: error)
         }

@@ -71,7 +71,7 @@ private struct Meta: Decodable {
 
     @Test func aTypeMismatchAtTheRoot() {
         let error = responseError { () throws(ResponseError) in try ResponseDecoder().decode([Int].self, from: body(#"{"a": 1}"#)) }
-        #expect(error?.description == "decoding failed at $: expected Array<Any>, found an object")
+        #expect(error?.description == "decoding failed at $: expected an array, found an object")
     }
 
     @Test func invalidJSONWithoutRulesIsJSONDecodersError() {

@@ -25,7 +25,7 @@ private struct Post: Decodable, Hashable {
             _ = try decoder.decode([Book].self, from: Data(#"[{"title": "A"}, {"title": 7}]"#.utf8))
             Issue.record("decoded a number as a String")
         } catch {
-            #expect(error.localizedDescription == "decoding failed at $[1]['title']: expected String, found the number 7")
+            #expect(error.localizedDescription == "decoding failed at $[1]['title']: expected String, found a number")
             #expect(error.localizedDescription == error.description)
         }
         let status = ResponseError.httpStatus(404, body: Data(#"{"error": "no such book"}"#.utf8))

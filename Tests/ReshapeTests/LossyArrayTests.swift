@@ -62,7 +62,7 @@ private struct RepositoriesEndpoint: Endpoint {
         #expect(repositories.elements == Self.kept)
         #expect(diagnostics.map(\.description) == [
             "dropped $[1]: at $[1]['description']: expected String, found null",
-            "dropped $[3]: at $[3]: expected Dictionary<String, Any>, found the string \"not a repository\"",
+            "dropped $[3]: at $[3]: expected an object, found a string",
         ])
     }
 
