@@ -12,8 +12,9 @@ import ReshapeCore
 /// throws — the same `DecodingError` cases, coding paths and descriptions — and honours the same
 /// strategies for keys, dates, data and non-conforming floats. Where it differs, on purpose:
 /// a number that does not fit the requested type is `dataCorrupted` at the number's own coding path
-/// (`JSONDecoder` reports "The given data was not valid JSON." at the root), and an integer is read
-/// exactly (`1.0000000000000001` is not the `Int` 1).
+/// (`JSONDecoder` reports "The given data was not valid JSON." at the root), a date that is not
+/// ISO 8601 is reported at its own path (`JSONDecoder` gives the path of the object holding it),
+/// and an integer is read exactly (`1.0000000000000001` is not the `Int` 1).
 ///
 /// One decoder serves a whole decoding, as `JSONDecoder`'s does: decoding a nested value sets
 /// ``current`` and appends to ``path`` for the time it takes, then puts them back.

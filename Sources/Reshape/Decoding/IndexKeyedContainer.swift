@@ -50,7 +50,12 @@ struct IndexKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The value entry of the member `key` stands for, or nil.
     private func value(for key: Key) -> Int? {
-        var wanted = key.stringValue
+        value(named: key.stringValue)
+    }
+
+    /// The value entry of the member whose (converted) name is `wanted`, or nil.
+    private func value(named wanted: String) -> Int? {
+        var wanted = wanted
         if let converted {
             return converted.first { $0.key == wanted }?.value
         }
@@ -250,7 +255,7 @@ struct IndexKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        subDecoder(AnyCodingKey(stringValue: "super"), Key(stringValue: "super").flatMap { value(for: $0) })
+        subDecoder(AnyCodingKey(stringValue: "super"), value(named: "super"))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
