@@ -9,7 +9,9 @@ import ReshapeCore
 ///
 /// The pipeline: the bytes → the rules (the decoder's, then an ``Endpoint``'s, then the decoded
 /// type's ``PayloadTransformable/rules(for:)``), all run by the engine in one pass → the type's
-/// ``PayloadTransformable/transform``, if it has one → `JSONDecoder`. With no rules and no
+/// ``PayloadTransformable/transform``, if it has one → the type, read from the engine's output
+/// in place (no second parse: the output is indexed once and values are read as the type asks
+/// for them), decoded as `JSONDecoder` decodes, with its strategies. With no rules and no
 /// transform the bytes go straight to `JSONDecoder`, uncopied.
 ///
 /// ```swift
@@ -17,10 +19,10 @@ import ReshapeCore
 /// let users = try decoder.decode([User].self, from: data)
 /// ```
 ///
-/// The `JSONDecoder` given is a template: its strategies and `userInfo` are copied when the
-/// response decoder is made, and each decoding uses a fresh `JSONDecoder` with them, the
-/// ``DecodingContext`` and a collector for ``LossyArray`` drops. A response decoder is an
-/// immutable value: share it between threads freely.
+/// The `JSONDecoder` given is a template: its strategies (keys, dates, data, non-conforming
+/// floats) and `userInfo` are copied when the response decoder is made, and each decoding uses
+/// them, with the ``DecodingContext`` and a collector for ``LossyArray`` drops added to
+/// `userInfo`. A response decoder is an immutable value: share it between threads freely.
 ///
 /// Whenever rules or a transform run, the body is read by the engine's strict JSON reader
 /// (duplicate member names, trailing commas and other non-JSON are ``ResponseError/reshape(_:)``
