@@ -5,7 +5,8 @@ import Foundation
 #endif
 import ReshapeCore
 
-/// Why a response could not be decoded: the one error type of the `Reshape` module.
+/// Why a response could not be decoded (or a body encoded): the one error type of the `Reshape`
+/// module.
 ///
 /// Each case says where: the HTTP status and body, the engine's ``ReshapeCore/ReshapeError`` (code,
 /// rule, op, normalized path, line and column), or the normalized path into the reshaped document
@@ -45,6 +46,12 @@ public enum ResponseError: Error, CustomStringConvertible {
     /// An ``Endpoint``'s `content(from:)` threw.
     /// - `type`: the endpoint's type.
     case content(type: String, underlying: any Error)
+    /// ``ResponseEncoder`` could not encode a value: `JSONEncoder` threw.
+    /// - `path`: the normalized path of the value in the document being written
+    ///   (`$[2]['score']`), as the encoder reported it.
+    /// - `message`: what went wrong, in one line.
+    /// - `underlying`: the error thrown, usually an `EncodingError`.
+    case encoding(path: String, message: String, underlying: any Error)
 
     /// The HTTP status, for ``httpStatus(_:body:)``.
     public var statusCode: Int? {
@@ -52,12 +59,12 @@ public enum ResponseError: Error, CustomStringConvertible {
         return nil
     }
 
-    /// The normalized path of the failing value, for ``reshape(_:)`` (when the engine gave one)
-    /// and ``decoding(path:message:underlying:)``.
+    /// The normalized path of the failing value, for ``reshape(_:)`` (when the engine gave one),
+    /// ``decoding(path:message:underlying:)`` and ``encoding(path:message:underlying:)``.
     public var path: String? {
         switch self {
         case .reshape(let error): error.path.isEmpty ? nil : error.path
-        case .decoding(let path, _, _): path
+        case .decoding(let path, _, _), .encoding(let path, _, _): path
         default: nil
         }
     }
@@ -89,6 +96,8 @@ public enum ResponseError: Error, CustomStringConvertible {
             return path.isEmpty ? "decoding failed: \(message)" : "decoding failed at \(MessageText.path(path)): \(message)"
         case .content(let type, let underlying):
             return "content(from:) of \(type) failed: \(underlying)"
+        case .encoding(let path, let message, _):
+            return "encoding failed at \(MessageText.path(path)): \(message)"
         }
     }
 }
