@@ -294,7 +294,7 @@ public struct ResponseDecoder: Sendable {
         return error
     }
 
-    private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+    static func isWhiteSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
