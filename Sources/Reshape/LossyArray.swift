@@ -45,7 +45,6 @@ public struct LossyArray<Element: Decodable>: Decodable {
     /// - Throws: `DecodingError` when the value is not an array (or is `null` or missing).
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
-        let sink = decoder.userInfo[.decodingDiagnostics] as? DiagnosticSink
         var elements: [Element] = []
         var drops: [DecodingDiagnostic] = []
         if let count = container.count { elements.reserveCapacity(count) }
@@ -56,15 +55,13 @@ public struct LossyArray<Element: Decodable>: Decodable {
             } catch {
                 // The element's own coding path: the array's, then the element's index key.
                 let elementPath = decoder.codingPath + [ElementKey(index: index)]
-                let dropped = DroppedElement(codingPath: elementPath, index: index, error: error)
-                sink?.record(dropped)
                 // Step over the element, reading it to say what was found; when even that fails,
                 // give up loudly rather than loop.
                 let element = try? container.decode(JSONValue.self)
                 if element == nil { _ = try? container.decode(SkippedValue.self) }
                 if container.currentIndex == index { throw error }
-                let resolver = CodingPathResolver(document: element, keyStrategy: nil, depth: elementPath.count)
-                drops.append(dropped.diagnostic(resolver))
+                let dropped = DroppedElement(codingPath: elementPath, index: index, error: error)
+                drops.append(dropped.record(in: decoder, found: element))
             }
         }
         self.wrappedValue = elements
