@@ -17,11 +17,19 @@ final class ShapedBytes: @unchecked Sendable {
 
     /// Copies `bytes`.
     init(copying bytes: some Collection<UInt8>) {
-        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
-        var written = 0
-        for byte in bytes {
-            storage[written] = byte
-            written += 1
+        let count = bytes.count
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
+        let copied = bytes.withContiguousStorageIfAvailable { source -> Int in
+            guard let base = source.baseAddress else { return 0 }
+            storage.initialize(from: base, count: source.count)
+            return source.count
+        }
+        var written = copied ?? 0
+        if copied == nil {
+            for byte in bytes where written < count {
+                storage[written] = byte
+                written += 1
+            }
         }
         buffer = UnsafeRawBufferPointer(start: storage, count: written)
     }
