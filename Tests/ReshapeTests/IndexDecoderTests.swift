@@ -386,6 +386,23 @@ import Testing
         #expect(read("1e-999") == "decoding failed at $['r']: Number 1e-999 is not representable in Swift.")
     }
 
+    /// Decoding recurses once per level, so nesting is refused where `JSONDecoder` refuses it, with
+    /// its error, and accepted up to there.
+    @Test func nestingDeeperThanJSONDecodersLimitIsItsError() throws {
+        let deepest = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        try Self.expectSame(JSONValue.self, deepest)
+        let (_, reshaped) = try Self.both(JSONValue.self, deepest)
+        #expect((try? reshaped.get()) != nil)
+        let tooDeep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+        let (plain, refused) = try Self.both(JSONValue.self, tooDeep)
+        guard case .failure(let expected) = plain, case .failure(let error) = refused else {
+            Issue.record("expected both to refuse 513 levels")
+            return
+        }
+        #expect(Self.summary(error) == Self.summary(expected))
+        #expect(Self.summary(error).hasPrefix("dataCorrupted at : The given data was not valid JSON."))
+    }
+
     // MARK: - Random documents
 
     /// Seeded random documents decode to the same `JSONValue` both ways (object members compared

@@ -30,10 +30,13 @@ struct JSONIndex {
         var count: Int { info >> 4 }
     }
 
-    /// The text could not be indexed, at this offset.
+    /// The text could not be indexed (or nests deeper than ``maxDepth``), at this offset.
     struct Malformed: Error {
         let offset: Int
     }
+
+    /// The deepest nesting indexed: `JSONDecoder`'s limit, 512 objects and arrays.
+    static let maxDepth = 512
 
     let bytes: ShapedBytes
     private(set) var entries: ContiguousArray<Entry> = []
@@ -67,6 +70,9 @@ struct JSONIndex {
             guard at < count else { throw Malformed(offset: at) }
             switch text[at] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
+                // Decoding recurses once per level, through the types' own `init(from:)`s; past
+                // `JSONDecoder`'s own limit the text goes to `JSONDecoder`, which refuses it.
+                guard open.count < Self.maxDepth else { throw Malformed(offset: at) }
                 let isObject = text[at] == UInt8(ascii: "{")
                 open.append(entries.count)
                 entries.append(Entry(start: at, end: 0, info: Int((isObject ? Kind.object : Kind.array).rawValue)))
