@@ -14,18 +14,28 @@ import ReshapeCore
 /// ``Swift/Array/normalizedPath``.
 struct CodingPathResolver {
     /// The document the decoder read, or nil when it is not at hand (or not strict JSON).
-    let document: JSONValue?
+    let document: ResolverNode?
     /// The decoder's key strategy, or nil for `.useDefaultKeys`.
     let keyStrategy: JSONDecoder.KeyDecodingStrategy?
     /// How many keys of a coding path lead to `document` (written as the decoder reported them):
     /// 0 when `document` is the whole document, more when it is one value inside it.
     var depth = 0
 
-    /// A resolver without a document: names as the decoder reported them.
-    static let naive = CodingPathResolver(document: nil, keyStrategy: nil)
+    /// A resolver over a value (or none): names as the decoder reported them where it is nil.
+    init(document: JSONValue?, keyStrategy: JSONDecoder.KeyDecodingStrategy?, depth: Int = 0) {
+        self.document = document.map { .value($0) }
+        self.keyStrategy = keyStrategy
+        self.depth = depth
+    }
+
+    /// A resolver over the index the decoder read: no second reading of the document.
+    init(index: JSONIndex, keyStrategy: JSONDecoder.KeyDecodingStrategy?) {
+        self.document = index.entries.isEmpty ? nil : .entry(IndexedDocument(index), 0)
+        self.keyStrategy = keyStrategy
+    }
 
     /// The location of `codingPath` and the value found there, when the document has it.
-    func resolve(_ codingPath: [any CodingKey]) -> (path: String, value: JSONValue?) {
+    func resolve(_ codingPath: [any CodingKey]) -> (path: String, value: ResolverNode?) {
         var path = NormalizedPath()
         var node = codingPath.count >= depth ? document : nil
         for (position, key) in codingPath.enumerated() {
@@ -33,24 +43,23 @@ struct CodingPathResolver {
                 key.appendNaively(to: &path)
                 continue
             }
-            switch node {
-            case .array(let elements)?:
+            if let current = node, current.isArray {
                 if let index = key.intValue {
                     path.append(index: index)
-                    node = elements.indices.contains(index) ? elements[index] : nil
+                    node = current.element(at: index)
                 } else {
                     key.appendNaively(to: &path)
                     node = nil
                 }
-            case .object(let object)?:
-                if let name = memberName(for: key.stringValue, in: object) {
+            } else if let current = node, current.isObject {
+                if let name = memberName(for: key.stringValue, in: current) {
                     path.append(key: name)
-                    node = object[name]
+                    node = current.member(name)
                 } else {
                     path.append(key: key.stringValue)
                     node = nil
                 }
-            default:
+            } else {
                 key.appendNaively(to: &path)
                 node = nil
             }
@@ -64,10 +73,10 @@ struct CodingPathResolver {
         case .typeMismatch(let type, let context):
             let (path, value) = resolve(context.codingPath)
             guard let value else { return (path, context.debugDescription) }
-            return (path, "expected \(typeName(type)), found \(describe(value))")
+            return (path, "expected \(typeName(type)), found \(value.described)")
         case .valueNotFound(let type, let context):
             let (path, value) = resolve(context.codingPath)
-            if case .null? = value { return (path, "expected \(typeName(type)), found null") }
+            if value?.isNull == true { return (path, "expected \(typeName(type)), found null") }
             return (path, context.debugDescription)
         case .keyNotFound(let key, let context):
             var codingPath = context.codingPath
@@ -75,7 +84,7 @@ struct CodingPathResolver {
                 codingPath.removeLast()
             }
             let (path, value) = resolve(codingPath)
-            if case .array? = value, let index = key.intValue {
+            if value?.isArray == true, let index = key.intValue {
                 return (path, "no element [\(index)]")
             }
             let name = quote(key.stringValue)
@@ -91,11 +100,12 @@ struct CodingPathResolver {
     }
 
     /// The name of the member of `object` that the decoder reports as `key`.
-    private func memberName(for key: String, in object: JSONObject) -> String? {
+    private func memberName(for key: String, in object: ResolverNode) -> String? {
         // A member with exactly the key's name comes first: dictionary keys are never converted.
-        if object[key] != nil { return key }
+        let names = object.memberNames
+        if names.contains(key) { return key }
         guard let keyStrategy else { return nil }
-        return object.keys.first { decodedKey($0, keyStrategy) == key }
+        return names.first { decodedKey($0, keyStrategy) == key }
     }
 
     /// The key a `JSONDecoder` with `strategy` reports for the member `name`.
@@ -113,19 +123,5 @@ struct CodingPathResolver {
 
     private func quote(_ text: String) -> String {
         JSONValue.string(text).description
-    }
-
-    /// A value as messages name it, in the engine's words (`a string`, `a number`, `an object`,
-    /// `null`): the kind, never the value itself, since response bodies carry personal data and
-    /// messages end up in logs.
-    private func describe(_ value: JSONValue) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .integer, .double, .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
-        }
     }
 }

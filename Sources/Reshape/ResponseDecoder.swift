@@ -175,49 +175,40 @@ public struct ResponseDecoder: Sendable {
         }
 
         let sink = DiagnosticSink()
+        // The engine's output is read in place through its index (no second parse by
+        // `JSONDecoder`), and errors and diagnostics are located with the same index. Text the
+        // index refuses (nesting past `JSONDecoder`'s limit) goes to `JSONDecoder`, as the body
+        // does when no rules ran.
+        let index = shaped.flatMap { try? JSONIndex($0) }
         let value: T
-        let read: Data
         do {
-            if let shaped {
-                // The engine's output, read in place: no second parse by `JSONDecoder`.
-                read = shaped.data
-                value = try decodeShaped(T.self, from: shaped, context: context, sink: sink)
+            if let index {
+                value = try decodeIndexed(T.self, from: index, context: context, sink: sink)
             } else {
-                read = data
                 let decoder = makeJSONDecoder(context: context)
                 decoder.userInfo[.decodingDiagnostics] = sink
-                value = try decoder.decode(T.self, from: data)
+                value = try decoder.decode(T.self, from: shaped?.data ?? data)
             }
         } catch let error as DecodingError {
-            let (path, message) = resolver(for: shaped?.data ?? data).report(error)
+            let (path, message) = resolver(index, shaped?.data ?? data).report(error)
             throw .decoding(path: path, message: message, underlying: error)
         } catch {
             throw .decoding(path: "", message: "\(error)", underlying: error)
         }
         guard diagnose, !sink.dropped.isEmpty else { return (value, []) }
-        let resolver = resolver(for: read)
+        let resolver = resolver(index, shaped?.data ?? data)
         return (value, sink.dropped.map { $0.diagnostic(resolver) })
     }
 
     /// Decodes the engine's output with an ``IndexDecoder``, configured as ``makeJSONDecoder(context:)``
     /// would configure a `JSONDecoder`.
-    private func decodeShaped<T: Decodable>(
-        _ type: T.Type, from shaped: ShapedBytes, context: DecodingContext, sink: DiagnosticSink
+    private func decodeIndexed<T: Decodable>(
+        _ type: T.Type, from index: JSONIndex, context: DecodingContext, sink: DiagnosticSink
     ) throws -> T {
-        let options = DecodingOptions(template)
         var userInfo: [CodingUserInfoKey: Any] = template.userInfo
         userInfo[.decodingContext] = context
         userInfo[.decodingDiagnostics] = sink
-        let index: JSONIndex
-        do {
-            index = try JSONIndex(shaped)
-        } catch {
-            // Never expected (the engine writes strict JSON); `JSONDecoder` then has the last word.
-            let decoder = makeJSONDecoder(context: context)
-            decoder.userInfo[.decodingDiagnostics] = sink
-            return try decoder.decode(T.self, from: shaped.data)
-        }
-        return try IndexDecoder.decode(type, from: index, options: options, userInfo: userInfo)
+        return try IndexDecoder.decode(type, from: index, options: DecodingOptions(template), userInfo: userInfo)
     }
 
     /// The compiled rules to run, in order, each with the number of rules before it: one pass
@@ -279,13 +270,14 @@ public struct ResponseDecoder: Sendable {
         }
     }
 
-    /// A resolver over the document the decoder read, for error paths (only built on errors).
-    private func resolver(for data: Data) -> CodingPathResolver {
+    /// A resolver over the document the decoder read (only made on errors and for diagnostics):
+    /// its index when there is one, or else `data` read once.
+    private func resolver(_ index: JSONIndex?, _ data: Data) -> CodingPathResolver {
+        let strategy: JSONDecoder.KeyDecodingStrategy?
+        if case .useDefaultKeys = template.keyDecodingStrategy { strategy = nil } else { strategy = template.keyDecodingStrategy }
+        if let index { return CodingPathResolver(index: index, keyStrategy: strategy) }
         let document = data.withUnsafeBytes { bytes in try? JSONValue(json: bytes, allowDuplicateKeys: true) }
-        if case .useDefaultKeys = template.keyDecodingStrategy {
-            return CodingPathResolver(document: document, keyStrategy: nil)
-        }
-        return CodingPathResolver(document: document, keyStrategy: template.keyDecodingStrategy)
+        return CodingPathResolver(document: document, keyStrategy: strategy)
     }
 
     private static func renumbered(_ error: ReshapeError, from offset: Int) -> ReshapeError {
