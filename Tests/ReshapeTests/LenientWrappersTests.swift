@@ -136,6 +136,25 @@ import Testing
         #expect(diagnostics.map(\.path) == ["$[1]"])
     }
 
+    enum Ratio: Double, Codable, UnknownCaseRepresentable {
+        case half = 0.5, whole = 1, other = -1
+        static let unknownCase = Ratio.other
+    }
+
+    enum Small: UInt8, Codable, UnknownCaseRepresentable {
+        case one = 1, none = 0
+        static let unknownCase = Small.none
+    }
+
+    /// Raw types other than `String` and `Int`, which the standard library also decodes itself.
+    @Test func otherRawTypesFallBackToo() throws {
+        let (ratios, notes) = try ResponseDecoder().decodeWithDiagnostics([Ratio].self, from: Data("[0.5, 2, 1]".utf8))
+        #expect(ratios == [.half, .other, .whole])
+        #expect(notes.map(\.kind) == [.unknownCase])
+        let smalls = try ResponseDecoder(rules: [.remove("$['__absent__']")]).decode([Small].self, from: Data("[1, 9]".utf8))
+        #expect(smalls == [.one, .none])
+    }
+
     @Test func equalityIgnoresDiagnostics() throws {
         let decoded = try JSONDecoder().decode(Account.self, from: Data(#"{"plan": "free", "rates": {}}"#.utf8))
         let made = Account(
