@@ -27,9 +27,10 @@ final class IndexDecoder: Decoder {
     var current: Int
     /// The coding path of `current`.
     var path: [any CodingKey]
-    /// Per container depth, the name entry after the member found last: members are usually asked
-    /// for in the order they stand, so the next lookup starts there.
-    var hints: [Int] = []
+    /// Per container depth, the object looked into last and the name entry after the member found
+    /// there: members are usually asked for in the order they stand, so the next lookup starts
+    /// there.
+    var hints: [(object: Int, name: Int)] = []
     /// Keys a path-independent key strategy made of member names, by name.
     var convertedKeys: [String: String] = [:]
 

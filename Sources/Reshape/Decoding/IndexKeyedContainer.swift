@@ -64,9 +64,12 @@ struct IndexKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let members = container.count
         guard members > 0 else { return nil }
         let slot = location.slot
-        if decoder.hints.count <= slot { decoder.hints.append(contentsOf: repeatElement(0, count: slot + 1 - decoder.hints.count)) }
+        if decoder.hints.count <= slot {
+            decoder.hints.append(contentsOf: repeatElement((object: -1, name: 0), count: slot + 1 - decoder.hints.count))
+        }
+        // A hint left by this object (not by another container at the same depth).
         let hint = decoder.hints[slot]
-        var name = hint > object && hint < container.end ? hint : object + 1
+        var name = hint.object == object && hint.name < container.end ? hint.name : object + 1
         let text = decoder.index.bytes.buffer
         return wanted.withUTF8 { wanted -> Int? in
             for _ in 0..<members {
@@ -80,7 +83,7 @@ struct IndexKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                     matches = Self.equal(text, entry.start, entry.end, wanted)
                 }
                 if matches {
-                    decoder.hints[slot] = after
+                    decoder.hints[slot] = (object, after)
                     return name + 1
                 }
                 name = after
