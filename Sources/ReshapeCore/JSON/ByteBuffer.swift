@@ -5,7 +5,8 @@
 /// `reshape_free`).
 struct ByteBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    /// Bytes the buffer holds before it must grow.
+    private(set) var capacity: Int
     private(set) var count = 0
 
     init(capacity: Int = 256) {

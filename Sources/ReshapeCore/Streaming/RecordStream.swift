@@ -32,6 +32,8 @@ final class RecordStream {
     private var collectionIsObject = false
     private var pool: WorkerPool? = nil
     private var batch = RecordBatch(sequence: 0)
+    /// Batches written and ready to be filled again (see `RecordBatch.reuse`).
+    private var spare: [RecordBatch] = []
     private var batchStart = 0
     private var submitted = 0
     private var written = 0
@@ -146,7 +148,8 @@ final class RecordStream {
         guard let runner else { return }
         let current = batch
         submitted += 1
-        batch = RecordBatch(sequence: submitted)
+        batch = spare.popLast() ?? RecordBatch(sequence: submitted)
+        batch.reuse(as: submitted)
         batchStart = current.inputEnd
         let jobs = settings.resolvedJobs
         if jobs > 1 && pool == nil {
@@ -158,10 +161,15 @@ final class RecordStream {
         guard let pool else {
             runner.process(current)
             try write(current)
+            spare.append(current)
             return
         }
         pool.submit(current)
-        while submitted - written >= settings.resolvedJobs * 3 { try write(next()) }
+        while submitted - written >= settings.resolvedJobs * 3 {
+            let done = next()
+            try write(done)
+            spare.append(done)
+        }
     }
 
     private func next() -> RecordBatch {

@@ -7,11 +7,13 @@ import Musl
 /// A batch of records: reshaped by one thread, written in order by the stream. (`LineBatch`, a
 /// run of JSON Lines, is one too, so that both streams share the pool.)
 class RecordBatch: @unchecked Sendable {
-    let sequence: Int
+    private(set) var sequence: Int
     var slices: [RecordSlice] = []
     /// Where the batch's last record ends in the input.
     var inputEnd = 0
     var output = ByteBuffer(capacity: 1 << 16)
+    /// The largest output buffer `reuse` keeps: a batch's input is half a megabyte.
+    static let keptOutputCapacity = 4 << 20
     /// Records the rules kept.
     var written = 0
     /// Steps of work the records took (see `Limits.maxWork`), summed over the stream.
@@ -20,6 +22,24 @@ class RecordBatch: @unchecked Sendable {
 
     init(sequence: Int) {
         self.sequence = sequence
+    }
+
+    /// Empties the batch for another turn as batch `sequence`, keeping its buffers' memory: a
+    /// stream reuses the few batches it has in flight instead of allocating and faulting in a new
+    /// output buffer for every half megabyte of input. An output buffer that a huge record made
+    /// huge is let go, so that spare batches hold little.
+    func reuse(as sequence: Int) {
+        self.sequence = sequence
+        slices.removeAll(keepingCapacity: true)
+        inputEnd = 0
+        if output.capacity > Self.keptOutputCapacity {
+            output = ByteBuffer(capacity: 1 << 16)
+        } else {
+            output.removeAll()
+        }
+        written = 0
+        work = 0
+        error = nil
     }
 }
 
