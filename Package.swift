@@ -30,7 +30,9 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         // Layer 2: the engine. Swift standard library and jansson only, no Foundation.
-        .target(name: "ReshapeCore", dependencies: ["CJansson"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "ReshapeCore", dependencies: ["CJansson", "CSystem"], linkerSettings: [.linkedLibrary("m")]),
+        // The few system calls Swift's Glibc module does not declare (header only, nothing linked).
+        .systemLibrary(name: "CSystem"),
         // Layer 3: the C ABI (@_cdecl functions declared in include/reshape.h) and typed decoding.
         .systemLibrary(name: "CReshapeABI"),
         .target(name: "ReshapeC", dependencies: ["ReshapeCore", "CReshapeABI", "CGlibcCompat"]),

@@ -52,7 +52,7 @@ extension Rules {
         let output = try ReplacedFile(path: outputPath)
         do throws(ReshapeError) {
             try apply(
-                from: input, named: name, to: DescriptorSink(descriptor: output.descriptor, rewritable: true),
+                from: input, named: name, to: DescriptorSink(descriptor: output.descriptor, rewritable: true, writeBehind: output.syncsOnCommit),
                 options: options, settings: settings)
             try output.commit(path: outputPath)
         } catch {

@@ -1,3 +1,4 @@
+internal import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -94,18 +95,29 @@ final class DescriptorSink: OutputSink {
 
     /// The descriptor is a file of our own that may be emptied and written again.
     private let rewritable: Bool
+    /// The file will be synced to disk when done: start writing it back as it comes.
+    private let writeBehind: Bool
+    /// Where the next write lands in the file, and how much of it writeback was started for.
+    private var offset = 0
+    private var scheduled = 0
+    /// Writeback is started every this many bytes.
+    static let writeBehindBytes = 8 << 20
 
     /// Writes to `descriptor`, which stays open and owned by the caller. `rewritable`: a file of
-    /// the engine's own, which `reset` may empty.
-    init(descriptor: Int32, rewritable: Bool = false) {
+    /// the engine's own, which `reset` may empty. `writeBehind`: a regular file that the caller
+    /// syncs (`fsync`) once it is whole; the sink asks the system to start writing it to disk
+    /// every few megabytes, so that the sync at the end waits for the last few only.
+    init(descriptor: Int32, rewritable: Bool = false, writeBehind: Bool = false) {
         self.descriptor = descriptor
         self.rewritable = rewritable
+        self.writeBehind = writeBehind
     }
 
     override func reset() -> Bool {
         pending.removeAll()
         guard rewritable, ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else { return false }
         resetCount()
+        (offset, scheduled) = (0, 0)
         return true
     }
 
@@ -136,5 +148,14 @@ final class DescriptorSink: OutputSink {
             }
             offset += result
         }
+        self.offset += bytes.count
+        if writeBehind && self.offset - scheduled >= Self.writeBehindBytes { startWriteback() }
+    }
+
+    /// Starts writing what was written since the last call to disk, without waiting for it: a
+    /// hint (its failure changes nothing; the final sync reports real errors).
+    private func startWriteback() {
+        _ = csystem_start_writeback(descriptor, Int64(scheduled), Int64(offset - scheduled))
+        scheduled = offset
     }
 }

@@ -69,6 +69,9 @@ final class ReplacedFile {
         abandon()
     }
 
+    /// True when `commit` syncs what was written to disk (a temporary file, not a device).
+    var syncsOnCommit: Bool { temporary != nil }
+
     /// Makes the output the file's contents.
     func commit(path: String) throws(ReshapeError) {
         guard !finished else { return }

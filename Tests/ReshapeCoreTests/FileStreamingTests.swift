@@ -1,0 +1,45 @@
+import Foundation
+import ReshapeCore
+import Testing
+
+/// File to file: the output file holds exactly the bytes `apply` gives in memory, on one thread and
+/// on several, when the output is large enough for the sink to start writing it back to disk as it
+/// goes (every `DescriptorSink.writeBehindBytes`), and when it replaces an existing file.
+@Suite struct FileStreamingTests {
+    /// About 12 MB of keyed records with the quirks the rules fix: past the 8 MiB write-behind step.
+    static func payload() -> [UInt8] {
+        var text = "{"
+        for index in 0..<40_000 {
+            if index > 0 { text += "," }
+            let avatar = index % 3 == 0 ? "{}" : #"{"url": "https://cdn.example/\#(index).png", "width": 128}"#
+            let plan = index % 5 < 2 ? #""""# : #""pro""#
+            text += #""-Nx\#(index)": {"displayName": "Zoë \"\#(index)\" {not json}", "createdAt": \#(1_700_000_000_000 + index), "#
+            text += #""score": \#(index % 1000).25, "avatar": \#(avatar), "plan": \#(plan), "#
+            text += #""profile": {"firstName": "名前", "bio": "\u00e9 \#(String(repeating: "x", count: 120))"}}"#
+        }
+        return Array((text + "}").utf8)
+    }
+
+    @Test func largeOutputFileMatchesInMemoryOutput() throws {
+        let rules = try Rules(json: #"""
+            [{"op": "keyedToArray", "idKey": "id", "wrapIn": "users"}, {"op": "emptyObjectToNull"},
+             {"op": "blankStringToNull"}, {"op": "convertKeys", "to": "snake_case"}]
+            """#)
+        let input = Self.payload()
+        let expected = try rules.apply(to: input)
+        #expect(expected.count > 8 << 20)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reshape-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputPath = folder.appendingPathComponent("in.json").path
+        let outputPath = folder.appendingPathComponent("out.json").path
+        try Data(input).write(to: URL(fileURLWithPath: inputPath))
+        try Data("old contents".utf8).write(to: URL(fileURLWithPath: outputPath))
+        for jobs in [1, 2, 3] {
+            try rules.applyFile(inputPath, to: outputPath, settings: StreamSettings(jobs: jobs))
+            let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: outputPath)))
+            #expect(written.count == expected.count, "jobs \(jobs)")
+            #expect(written == expected, "jobs \(jobs)")
+        }
+    }
+}
