@@ -5,13 +5,12 @@ extension JSONParser {
     /// names in constant time; here they are compared one by one.
     static let rawCaptureMemberLimit = 32
 
-    /// Captures the container starting at `index` into `captureBuffer` (marker first) and moves
+    /// Captures the container starting at `index` into `captureBuffer` (see `RawValue.startContainer`) and moves
     /// past it. Returns false, with `index` anywhere, when the container cannot be captured: it is
     /// not valid JSON, has a duplicate member name, nests too deep or has too many members. The
     /// caller then parses this container as a tree, which decides on duplicates and reports errors.
     mutating func captureRawValue() -> Bool {
-        captureBuffer.removeAll()
-        captureBuffer.append(rawValueMarker)
+        RawValue.startContainer(in: &captureBuffer)
         capturedKeys.removeAll(keepingCapacity: true)
         // Per open container: is it an object, where its member names start in `capturedKeys`.
         var frames: [(isObject: Bool, firstKey: Int)] = []

@@ -24,7 +24,7 @@ struct JSONParser: ~Copyable {
     var keyBuffer = ByteBuffer()
     /// Decoded bytes of the current string value when it had escapes.
     var valueBuffer = ByteBuffer()
-    /// The raw value being captured, marker first.
+    /// The raw value being captured (see `RawValue.startContainer`).
     var captureBuffer = ByteBuffer()
     /// Where each member name of the objects being captured lies in `captureBuffer`.
     var capturedKeys: [Range<Int>] = []
@@ -131,7 +131,7 @@ struct JSONParser: ~Copyable {
             switch byte {
             case UInt8(ascii: "{") where rawDepth == stack.count && captureRawValue(),
                 UInt8(ascii: "[") where rawDepth == stack.count && captureRawValue():
-                value = try Make.string(captureBuffer.bytes)
+                value = try RawValue.container(from: captureBuffer)
             case UInt8(ascii: "{"):
                 index = start  // A refused capture leaves `index` anywhere inside the container.
                 value = try Make.object()

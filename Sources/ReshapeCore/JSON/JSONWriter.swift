@@ -133,17 +133,18 @@ struct JSONWriter: ~Copyable {
                 stack.append(.array(node, index: 0, count: count))
             }
         case JSON_STRING:
-            let bytes = node.stringBytes
-            if bytes.count > 0, bytes[0] == rawNumberMarker {
-                out.append(UnsafeRawBufferPointer(rebasing: bytes[1...]))
-            } else if bytes.count > 0, bytes[0] == rawValueMarker {
+            // A string node holds a string or a raw value (see `RawValue`): each by its kind.
+            switch node.kind {
+            case .rawNumber:
+                out.append(node.rawText)
+            case .rawObject, .rawArray:
                 // A raw value's text is exactly the compact form; pretty output needs its tree.
                 if pretty {
-                    let tree = try RawValue.materialized(node)
+                    let tree = try RawValue.tree(of: node)
                     temporaries.append(tree)
                     try writeValue(tree, stack: &stack)
                 } else {
-                    let text = UnsafeRawBufferPointer(rebasing: bytes[1...])
+                    let text = node.rawText
                     // Only a raw value long enough to nest past the limit here is measured.
                     let depth = stack.count + baseDepth
                     if depth + (text.count + 1) / 2 > maxDepth, depth + RawValue.depth(of: text) > maxDepth {
@@ -151,8 +152,8 @@ struct JSONWriter: ~Copyable {
                     }
                     out.append(text)
                 }
-            } else {
-                writeString(bytes)
+            default:
+                writeString(node.stringBytes)
             }
             if out.count > maxBytes { throw .outputLimit(maxBytes) }
         case JSON_INTEGER:

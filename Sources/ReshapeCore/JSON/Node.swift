@@ -9,8 +9,11 @@ typealias KeyBytes = UnsafeRawBufferPointer
 
 /// What a node holds, as rules see it.
 enum NodeKind {
-    case object, array, string, integer, real, rawNumber, bool, null
-    /// An object or array still held as its canonical text (see `RawValue`).
+    case object, array, string, integer, real, bool, null
+    /// A number kept as its exact text: beyond 64-bit integers or a double's range (see `RawValue`).
+    case rawNumber
+    /// An object or array still held as its canonical text (see `RawValue`). The accessors that
+    /// read children never return one: they make it a tree first.
     case rawObject, rawArray
 
     /// "an object", "a string": for messages.
@@ -24,31 +27,18 @@ enum NodeKind {
         case .null: "null"
         }
     }
+
+    /// True for an object or array held as text.
+    var isRawContainer: Bool { self == .rawObject || self == .rawArray }
 }
 
-/// Numbers the engine cannot hold exactly (integers beyond 64 bits, reals outside a double's range)
-/// travel as strings whose first byte is 0xFF followed by the number's text. No string read from
-/// JSON can start with 0xFF (it is never valid UTF-8), so the marker cannot be confused with data,
-/// and the writer emits the text unquoted: the number passes through exactly.
-let rawNumberMarker: UInt8 = 0xFF
-
-/// Objects and arrays that no rule looks inside travel as strings whose first byte is 0xFE
-/// followed by their canonical text (see `RawValue`).
-let rawValueMarker: UInt8 = 0xFE
-
 extension UnsafeMutablePointer where Pointee == json_t {
+    /// What the node is; raw values are kinds of their own.
     var kind: NodeKind {
         switch pointee.type {
         case JSON_OBJECT: return .object
         case JSON_ARRAY: return .array
-        case JSON_STRING:
-            let length = json_string_length(self)
-            guard length > 1, let value = json_string_value(self) else { return .string }
-            switch UInt8(bitPattern: value[0]) {
-            case rawNumberMarker: return .rawNumber
-            case rawValueMarker: return value[1] == CChar(UInt8(ascii: "{")) ? .rawObject : .rawArray
-            default: return .string
-            }
+        case JSON_STRING: return RawValue.kind(ofStringNode: self)
         case JSON_INTEGER: return .integer
         case JSON_REAL: return .real
         case JSON_TRUE, JSON_FALSE: return .bool
@@ -56,29 +46,20 @@ extension UnsafeMutablePointer where Pointee == json_t {
         }
     }
 
+    /// An object as a tree (never a raw object: see `kind`).
     var isObject: Bool { pointee.type == JSON_OBJECT }
+    /// An array as a tree (never a raw array: see `kind`).
     var isArray: Bool { pointee.type == JSON_ARRAY }
     var isNull: Bool { pointee.type == JSON_NULL }
     var isTrue: Bool { pointee.type == JSON_TRUE }
 
-    /// The bytes of a string node (including the raw-number marker, if any).
+    /// The bytes of a string; only for `kind == .string`.
     var stringBytes: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: json_string_value(self), count: json_string_length(self))
     }
 
-    /// True for a raw object or array.
-    var isRawValue: Bool {
-        guard pointee.type == JSON_STRING, json_string_length(self) > 1, let value = json_string_value(self) else {
-            return false
-        }
-        return UInt8(bitPattern: value[0]) == rawValueMarker
-    }
-
-    /// The text of a raw number or raw value, without its marker.
-    var rawText: UnsafeRawBufferPointer {
-        let bytes = stringBytes
-        return UnsafeRawBufferPointer(rebasing: bytes[1...])
-    }
+    /// The text of a raw number, object or array; only for those kinds.
+    var rawText: UnsafeRawBufferPointer { RawValue.text(of: self) }
 
     var integerValue: Int64 { json_integer_value(self) }
     var realValue: Double { json_real_value(self) }
@@ -86,16 +67,20 @@ extension UnsafeMutablePointer where Pointee == json_t {
     var objectCount: Int { json_object_size(self) }
     var arrayCount: Int { json_array_size(self) }
 
-    /// Borrowed: the element at `index`.
-    func element(_ index: Int) -> Node? { json_array_get(self, index) }
+    // The children as stored: a raw object or array stays raw text. For code that moves values
+    // without looking into them, frees or copies trees, or reads names only; rules read children
+    // through the accessors of `Node+Children.swift`, which never return raw text.
 
-    /// Borrowed: the member named `key`.
-    func member(_ key: KeyBytes) -> Node? {
+    /// Borrowed: the element at `index`, as stored.
+    func storedElement(_ index: Int) -> Node? { json_array_get(self, index) }
+
+    /// Borrowed: the member named `key`, as stored.
+    func storedMember(_ key: KeyBytes) -> Node? {
         json_object_getn(self, key.baseAddress?.assumingMemoryBound(to: CChar.self) ?? emptyKey, key.count)
     }
 
-    /// Calls `body` with each member in order. Values are borrowed.
-    func forEachMember<E: Error>(_ body: (KeyBytes, Node) throws(E) -> Void) throws(E) {
+    /// Calls `body` with each member in order, values as stored (borrowed).
+    func forEachStoredMember<E: Error>(_ body: (KeyBytes, Node) throws(E) -> Void) throws(E) {
         var iterator = json_object_iter(self)
         while let current = iterator {
             let key = KeyBytes(start: json_object_iter_key(current), count: json_object_iter_key_len(current))
@@ -104,6 +89,11 @@ extension UnsafeMutablePointer where Pointee == json_t {
             }
             iterator = json_object_iter_next(self, current)
         }
+    }
+
+    /// Calls `body` with each member name in order.
+    func forEachMemberName(_ body: (KeyBytes) -> Void) {
+        forEachStoredMember { key, _ in body(key) }
     }
 }
 
@@ -136,14 +126,6 @@ enum Make {
     /// New reference to a string.
     static func string(_ text: String) throws(ReshapeError) -> Node {
         try text.withUTF8Bytes { (bytes) throws(ReshapeError) -> Node in try string(bytes) }
-    }
-
-    /// New reference to a number that only travels as text (see `rawNumberMarker`).
-    static func rawNumber(_ text: UnsafeRawBufferPointer) throws(ReshapeError) -> Node {
-        var bytes = ByteBuffer(capacity: text.count + 1)
-        bytes.append(rawNumberMarker)
-        bytes.append(text)
-        return try bytes.withBytes { (text) throws(ReshapeError) in try string(text) }
     }
 
     /// New reference.

@@ -136,7 +136,7 @@ struct NumberLiteral {
         switch held {
         case .integer(let value): return try Make.integer(value)
         case .real(let value): return try Make.real(value)
-        case .text: return try Make.rawNumber(text)
+        case .text: return try RawValue.number(text)
         }
     }
 

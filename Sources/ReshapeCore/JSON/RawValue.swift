@@ -1,19 +1,84 @@
 internal import CJansson
 
-/// Objects and arrays kept as text: the engine's fast path for the parts of a document no rule
-/// looks inside (Firebase records that only move, an envelope's payload that is only unwrapped).
+/// Raw values: objects and arrays kept as their canonical text, and numbers kept as their exact
+/// text. They are kinds of their own (`NodeKind.rawObject`, `.rawArray`, `.rawNumber`) and this
+/// file is the only one that knows how they are stored.
 ///
-/// The parser captures such a container as its canonical text, the exact bytes the writer would
-/// write for it, after checking it as strictly as everything else; it never becomes thousands of
-/// jansson nodes, so it costs no allocations to build or free, and the writer copies it. Anything
-/// that needs to look inside one turns it into a tree first with `materialized`, so a raw value
-/// means exactly what its tree means. `RawDepth` decides from the rules where this is safe.
+/// Objects and arrays no rule looks inside (Firebase records that only move, an envelope's payload
+/// that is only unwrapped) are captured by the parser as their canonical text, the exact bytes the
+/// writer would write for their tree, after checking them as strictly as everything else; they
+/// never become thousands of jansson nodes, so they cost no allocations to build or free, and the
+/// writer copies them. Numbers the engine cannot hold exactly (integers beyond 64 bits, reals
+/// outside a double's range) travel as their text, so they pass through unchanged.
+///
+/// Code never has to remember any of this. The accessors that read children (`Node+Children.swift`)
+/// make a raw object or array a tree in place the first time it is looked into, so rules only ever
+/// see trees; the writer writes raw text as it is; and the few places that deal with raw values on
+/// purpose (`keyedToArray` putting an id in front of a record's text, the writer, `JSONValue`)
+/// switch on `kind`, where each raw kind is a case of its own. `RawAccess` decides from the rules
+/// where raw values may be made at all.
+///
+/// Storage: jansson has no values of a caller's own type (its free, copy and setters switch over
+/// its own types, and would leak or refuse any other), so a raw value is a jansson string node
+/// whose first byte is a marker no string read from JSON can start with (0xFE and 0xFF are never
+/// valid UTF-8), followed by the text. Only this file reads or writes the markers.
 enum RawValue {
-    /// A new tree (owned) for a raw value (borrowed); other nodes are returned retained.
-    static func materialized(_ node: Node) throws(ReshapeError) -> Node {
-        guard node.isRawValue else { return Make.retain(node) }
-        return try JSONParser.parse(node.rawText)
+    /// The marker of a raw number.
+    private static let numberMarker: UInt8 = 0xFF
+    /// The marker of a raw object or array.
+    private static let containerMarker: UInt8 = 0xFE
+
+    // MARK: - Kinds and text
+
+    /// The kind of a jansson string node: `.string`, or the raw kind it stores.
+    static func kind(ofStringNode node: Node) -> NodeKind {
+        let length = json_string_length(node)
+        guard length > 1, let value = json_string_value(node) else { return .string }
+        switch UInt8(bitPattern: value[0]) {
+        case numberMarker: return .rawNumber
+        case containerMarker: return value[1] == CChar(UInt8(ascii: "{")) ? .rawObject : .rawArray
+        default: return .string
+        }
     }
+
+    /// The text of a raw number, object or array (borrowed, valid while the node lives).
+    static func text(of node: Node) -> UnsafeRawBufferPointer {
+        let bytes = UnsafeRawBufferPointer(start: json_string_value(node), count: json_string_length(node))
+        return UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
+    }
+
+    // MARK: - Making raw values
+
+    /// New reference to a number that only travels as its text (valid JSON number text).
+    static func number(_ text: UnsafeRawBufferPointer) throws(ReshapeError) -> Node {
+        var bytes = ByteBuffer(capacity: text.count + 1)
+        bytes.append(numberMarker)
+        bytes.append(text)
+        return try bytes.withBytes { (stored) throws(ReshapeError) in try Make.string(stored) }
+    }
+
+    /// Starts `buffer` for a raw object or array whose canonical text is appended next; the node
+    /// is then `container(from:)`. Lets the parser and `keyedToArray` write the text once.
+    static func startContainer(in buffer: inout ByteBuffer) {
+        buffer.removeAll()
+        buffer.append(containerMarker)
+    }
+
+    /// New reference to the raw object or array whose canonical text follows `startContainer` in
+    /// `buffer`.
+    static func container(from buffer: borrowing ByteBuffer) throws(ReshapeError) -> Node {
+        try buffer.withBytes { (stored) throws(ReshapeError) in try Make.string(stored) }
+    }
+
+    /// A new tree (owned) for a raw object or array (borrowed); any other node is returned retained.
+    static func tree(of node: Node) throws(ReshapeError) -> Node {
+        switch node.kind {
+        case .rawObject, .rawArray: return try JSONParser.parse(text(of: node))
+        default: return Make.retain(node)
+        }
+    }
+
+    // MARK: - Reading canonical text
 
     /// Whether the canonical text of an object has a member whose quoted name is `quotedName`
     /// (canonical text writes each name one way, so comparing bytes compares names).
@@ -87,48 +152,5 @@ enum RawValue {
             index += 1
         }
         return index
-    }
-
-    /// Makes the raw value in `object`'s member at `iterator` (if it is one) a tree, in place.
-    /// Returns the member's value.
-    static func materializeMember(of object: Node, at iterator: UnsafeMutableRawPointer) throws(ReshapeError) -> Node? {
-        guard let value = json_object_iter_value(iterator) else { return nil }
-        guard value.isRawValue else { return value }
-        let tree = try materialized(value)
-        try Tree.replaceMember(of: object, at: iterator, with: tree)
-        return tree
-    }
-
-    /// Makes the raw value in `object`'s member `name` (if it is one) a tree, in place. Returns
-    /// the member's value.
-    static func materializeMember(of object: Node, named name: KeyBytes) throws(ReshapeError) -> Node? {
-        guard let value = object.member(name) else { return nil }
-        guard value.isRawValue else { return value }
-        let tree = try materialized(value)
-        try Make.set(object, name, tree)
-        return tree
-    }
-
-    /// Makes the raw value at `index` of `array` (if it is one) a tree, in place. Returns the element.
-    static func materializeElement(of array: Node, at index: Int) throws(ReshapeError) -> Node? {
-        guard let value = json_array_get(array, index) else { return nil }
-        guard value.isRawValue else { return value }
-        let tree = try materialized(value)
-        try Tree.replaceElement(of: array, at: index, with: tree)
-        return tree
-    }
-
-    /// Makes every raw value in `object`'s members and `array`'s elements a tree, in place: for code
-    /// about to walk all of a node's children.
-    static func materializeChildren(of node: Node) throws(ReshapeError) {
-        if node.isObject {
-            var iterator = json_object_iter(node)
-            while let current = iterator {
-                _ = try materializeMember(of: node, at: current)
-                iterator = json_object_iter_next(node, current)
-            }
-        } else if node.isArray {
-            for index in 0..<node.arrayCount { _ = try materializeElement(of: node, at: index) }
-        }
     }
 }

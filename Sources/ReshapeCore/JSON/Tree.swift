@@ -43,7 +43,7 @@ enum Tree {
             json_object_clear(node)
         } else if node.isArray {
             for index in 0..<node.arrayCount {
-                if let value = node.element(index), hasChildren(value) { pending.append(Make.retain(value)) }
+                if let value = node.storedElement(index), hasChildren(value) { pending.append(Make.retain(value)) }
             }
             json_array_clear(node)
         }
@@ -86,7 +86,7 @@ enum Tree {
                 } else {
                     try document.charge(source.arrayCount)
                     for index in 0..<source.arrayCount {
-                        guard let value = source.element(index) else { continue }
+                        guard let value = source.storedElement(index) else { continue }
                         try document.grow(values: 1, bytes: 1 + scalarBytes(value))
                         let child = try copyShallow(value)
                         try Make.append(target, child)
@@ -108,9 +108,9 @@ enum Tree {
         while let next = pending.popLast() {
             count += 1
             if next.isObject {
-                next.forEachMember { _, value in pending.append(value) }
+                next.forEachStoredMember { _, value in pending.append(value) }
             } else if next.isArray {
-                for index in 0..<next.arrayCount { if let value = next.element(index) { pending.append(value) } }
+                for index in 0..<next.arrayCount { if let value = next.storedElement(index) { pending.append(value) } }
             }
         }
         return count
@@ -136,7 +136,7 @@ enum Tree {
     /// existing member. Returns false if `key` was already present; its old value is released here.
     @discardableResult
     static func set(_ object: Node, _ key: KeyBytes, _ value: Node) throws(ReshapeError) -> Bool {
-        let old = object.member(key).map(Make.retain)
+        let old = object.storedMember(key).map(Make.retain)
         defer { release(old) }
         let start = key.baseAddress?.assumingMemoryBound(to: CChar.self) ?? emptyKey
         guard json_object_setn_new_nocheck(object, start, key.count, value) == 0 else { throw .outOfMemory() }
@@ -152,14 +152,14 @@ enum Tree {
 
     /// Replaces element `index` of `array`, stealing `value` (also on failure).
     static func replaceElement(of array: Node, at index: Int, with value: Node) throws(ReshapeError) {
-        let old = array.element(index).map(Make.retain)
+        let old = array.storedElement(index).map(Make.retain)
         defer { release(old) }
         guard json_array_set_new(array, index, value) == 0 else { throw .outOfMemory() }
     }
 
     /// Removes the member named `key`. Returns false if there was none.
     static func removeMember(of object: Node, named key: KeyBytes) -> Bool {
-        guard let old = object.member(key).map(Make.retain) else { return false }
+        guard let old = object.storedMember(key).map(Make.retain) else { return false }
         defer { release(old) }
         // The name's bytes may live in the member being deleted: copy them first.
         var name = ByteBuffer(capacity: key.count)
@@ -171,7 +171,7 @@ enum Tree {
 
     /// Removes element `index` of `array`. Returns false if there was none.
     static func removeElement(of array: Node, at index: Int) -> Bool {
-        guard let old = array.element(index).map(Make.retain) else { return false }
+        guard let old = array.storedElement(index).map(Make.retain) else { return false }
         defer { release(old) }
         return json_array_remove(array, index) == 0
     }

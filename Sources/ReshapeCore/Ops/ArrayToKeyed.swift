@@ -32,7 +32,7 @@ struct ArrayToKeyed: Operation {
             let object = try Make.object()
             do throws(ReshapeError) {
                 for index in 0..<array.arrayCount {
-                    guard let element = try RawValue.materializeElement(of: array, at: index) else { continue }
+                    guard let element = try array.element(index) else { continue }
                     try add(element, at: index, to: object, match: match, selection: selection)
                 }
             } catch {
@@ -48,7 +48,7 @@ struct ArrayToKeyed: Operation {
             throw ReshapeError(
                 .ruleFailed, "expected an object, found \(element.kind.described)", path: selection.path(of: match, .index(index)))
         }
-        guard let id = try idKey.withUTF8Bytes({ (bytes) throws(ReshapeError) in element.member(bytes) }) else {
+        guard let id = try idKey.withUTF8Bytes({ (bytes) throws(ReshapeError) in try element.member(bytes) }) else {
             throw ReshapeError(.ruleFailed, "missing \(quoted(idKey))", path: selection.path(of: match, .index(index)))
         }
         try selection.document.charge(1)

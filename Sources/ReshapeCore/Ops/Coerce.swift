@@ -1,5 +1,3 @@
-internal import CJansson
-
 /// `coerce`: converts the selected values to one JSON type: `"12.50"` to 12.5, `"3"` to 3,
 /// `"true"`/`"false"` to booleans, numbers to their text.
 ///
@@ -71,7 +69,8 @@ struct Coerce: Operation {
     private func convert(_ node: Node, in document: Document) throws(ReshapeError) -> Node? {
         let kind = node.kind
         // Reading a number out of text, or writing one as text, is linear in its length.
-        if kind == .string || kind == .rawNumber { try document.charge(json_string_length(node) / 16) }
+        if kind == .string { try document.charge(node.stringBytes.count / 16) }
+        if kind == .rawNumber { try document.charge(node.rawText.count / 16) }
         switch to {
         case .number:
             switch kind {

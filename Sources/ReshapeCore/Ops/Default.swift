@@ -23,7 +23,8 @@ struct Default: Operation {
             guard object.isObject else {
                 throw ReshapeError(.ruleFailed, "expected an object, found \(object.kind.described)", path: selection.path(of: match))
             }
-            let current = try key.withUTF8Bytes { (bytes) throws(ReshapeError) in object.member(bytes) }
+            // Present and not null is all that is asked: the value is not looked into.
+            let current = try key.withUTF8Bytes { (bytes) throws(ReshapeError) in object.storedMember(bytes) }
             if let current, !current.isNull { continue }
             // One insertion adds `"key":value,` and the value's nodes.
             try document.charge(value.values)

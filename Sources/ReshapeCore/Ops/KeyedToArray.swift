@@ -94,7 +94,7 @@ struct KeyedToArray: Operation {
             throw conflict(at: match, step, in: selection)
         }
         var record = ByteBuffer(capacity: text.count + name.count + id.count + 8)
-        record.append(rawValueMarker)
+        RawValue.startContainer(in: &record)
         record.append(UInt8(ascii: "{"))
         record.append(name.bytes)
         record.append(UInt8(ascii: ":"))
@@ -105,7 +105,7 @@ struct KeyedToArray: Operation {
         } else {
             record.append(UInt8(ascii: "}"))
         }
-        return try Make.string(record.bytes)
+        return try RawValue.container(from: record)
     }
 
     private func conflict(at match: Int32, _ step: PathStep, in selection: Selection) -> ReshapeError {
@@ -122,13 +122,14 @@ struct KeyedToArray: Operation {
             case .null:
                 break
             case .object:
-                try node.forEachMember { (key, value) throws(ReshapeError) in
+                // Records move as they are: a raw record's text gets its id on the text.
+                try node.forEachStoredMember { (key, value) throws(ReshapeError) in
                     guard let record = try record(id: key, value: value, at: match, .name(key), in: selection) else { return }
                     try Make.append(array, record)
                 }
             case .array:
                 for index in 0..<node.arrayCount {
-                    guard let value = node.element(index), !value.isNull else { continue }
+                    guard let value = node.storedElement(index), !value.isNull else { continue }
                     let id = String(index)
                     let record = try id.withUTF8Bytes { (key) throws(ReshapeError) in
                         try self.record(id: key, value: value, at: match, .index(index), in: selection)
@@ -157,7 +158,7 @@ struct KeyedToArray: Operation {
         if value.kind == .rawObject {
             if let record = try rawRecord(id: id, value: value, at: match, step, in: selection) { return record }
             // The record has the id already and a tree decides which one stays.
-            let tree = try RawValue.materialized(value)
+            let tree = try RawValue.tree(of: value)
             defer { Make.release(tree) }
             return try record(id: id, value: tree, at: match, step, in: selection)
         }
@@ -180,7 +181,7 @@ struct KeyedToArray: Operation {
                 }
             }
             try selection.document.charge(value.objectCount)
-            try value.forEachMember { (key, member) throws(ReshapeError) in
+            try value.forEachStoredMember { (key, member) throws(ReshapeError) in
                 if key.elementsEqual(idKey.utf8) {
                     switch onConflict {
                     case .error:

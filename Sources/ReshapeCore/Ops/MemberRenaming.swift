@@ -38,7 +38,7 @@ struct MemberRenaming {
             if current.isObject {
                 while next == nil, let iterator = stack[top].iterator {
                     stack[top].iterator = json_object_iter_next(current, iterator)
-                    if let value = json_object_iter_value(iterator), value.isObject || value.isArray {
+                    if let value = try current.memberValue(at: iterator), value.isObject || value.isArray {
                         let key = KeyBytes(start: json_object_iter_key(iterator), count: json_object_iter_key_len(iterator))
                         next = (value, .name(key))
                     }
@@ -47,7 +47,7 @@ struct MemberRenaming {
                 while next == nil, stack[top].index < current.arrayCount {
                     let index = stack[top].index
                     stack[top].index += 1
-                    if let value = current.element(index), value.isObject || value.isArray { next = (value, .index(index)) }
+                    if let value = try current.element(index), value.isObject || value.isArray { next = (value, .index(index)) }
                 }
             }
             if let next {
@@ -64,7 +64,6 @@ struct MemberRenaming {
     }
 
     private func push(_ node: Node, onto stack: inout [Frame], document: Document) throws(ReshapeError) {
-        try RawValue.materializeChildren(of: node)
         try document.charge(1 + (node.isObject ? node.objectCount : node.arrayCount))
         stack.append(Frame(node: node, iterator: node.isObject ? json_object_iter(node) : nil))
     }
@@ -77,7 +76,7 @@ struct MemberRenaming {
         var changes = false
         var growth = 0
         var reading = 0
-        object.forEachMember { key, _ in
+        object.forEachMemberName { key in
             reading = reading.addingClamped(Self.readingCost(key))
             let name = newName(key)
             if let name {
@@ -100,7 +99,8 @@ struct MemberRenaming {
         }
         var position = 0
         var collision: (renamed: String, to: String)? = nil
-        try object.forEachMember { (key, value) throws(ReshapeError) in
+        // The values move as they are: renaming does not look into them.
+        try object.forEachStoredMember { (key, value) throws(ReshapeError) in
             defer { position += 1 }
             guard collision == nil else { return }
             let name = names[position]
@@ -140,7 +140,7 @@ struct MemberRenaming {
     /// the two (the later one when both were renamed).
     private func blame(names: [[UInt8]?], upTo position: Int, in object: Node) -> (renamed: String, to: String) {
         var originals: [[UInt8]] = []
-        object.forEachMember { key, _ in originals.append(Array(key)) }
+        object.forEachMemberName { key in originals.append(Array(key)) }
         let final = names[position] ?? originals[position]
         if names[position] != nil {
             return (String(decoding: originals[position], as: UTF8.self), String(decoding: final, as: UTF8.self))

@@ -72,7 +72,7 @@ extension Selection {
             var child = records.count - 1
             while child >= first {
                 let childNode = records[child].node
-                if childNode.isObject || childNode.isArray || childNode.isRawValue { pending.append(Int32(child)) }
+                if childNode.isObject || childNode.isArray || childNode.kind.isRawContainer { pending.append(Int32(child)) }
                 child -= 1
             }
         }
@@ -106,7 +106,7 @@ extension Selection {
             var wanted = -1
             if case .index(let index) = selector { wanted = index >= 0 ? index : count + index }
             for index in 0..<count {
-                guard let value = node.element(index) else { continue }
+                guard let value = node.storedElement(index) else { continue }
                 let child = add(value, parent: parent, key: nil, index: index, ordinal: Int32(truncatingIfNeeded: index))
                 if case .wildcard = selector { next.append(child) } else if index == wanted { next.append(child) }
             }
@@ -120,14 +120,14 @@ extension Selection {
         let node = records[Int(input)].node
         switch selector {
         case .name(let name):
-            guard node.isObject, let child = node.member(name.bytes) else { return }
+            guard node.isObject, let child = node.storedMember(name.bytes) else { return }
             try reserve(1, path: path)
             next.append(add(child, parent: input, key: name.bytes, index: 0, ordinal: -1))
         case .index(let wanted):
             guard node.isArray else { return }
             let count = node.arrayCount
             let index = wanted >= 0 ? wanted : count + wanted
-            guard index >= 0, index < count, let child = node.element(index) else { return }
+            guard index >= 0, index < count, let child = node.storedElement(index) else { return }
             try reserve(1, path: path)
             next.append(add(child, parent: input, key: nil, index: index, ordinal: Int32(truncatingIfNeeded: index)))
         case .wildcard:

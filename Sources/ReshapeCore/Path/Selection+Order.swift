@@ -96,7 +96,7 @@ extension Selection {
         try document.charge(records[Int(entry.parent)].node.objectCount)
         var position = 0
         var found = 0
-        records[Int(entry.parent)].node.forEachMember { name, _ in
+        records[Int(entry.parent)].node.forEachMemberName { name in
             if name.elementsEqual(key) { found = position }
             position += 1
         }

@@ -92,15 +92,17 @@ struct Selection {
 
     // MARK: - Editing
 
-    /// Makes the node of a record a tree if it is a raw value, in place in the document.
+    /// Makes the node of a record a tree if it is a raw object or array, in place in the document:
+    /// the path layer's counterpart of the reading accessors (`Node+Children.swift`). A selection
+    /// records children as stored and makes each a tree when it looks into it or selects it.
     ///
     /// The raw value it replaces is freed, so no other record may hold it: two records of one
     /// location only come from `..` segments, and raw values only exist when no rule has a `..`
     /// path (`RawAccess`).
     mutating func materialize(_ record: Int32) throws(ReshapeError) {
         let node = records[Int(record)].node
-        guard node.isRawValue else { return }
-        let tree = try RawValue.materialized(node)
+        guard node.kind.isRawContainer else { return }
+        let tree = try RawValue.tree(of: node)
         try place(tree, at: record)
         records[Int(record)].node = tree
     }

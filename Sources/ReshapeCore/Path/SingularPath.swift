@@ -9,8 +9,8 @@ extension JSONPath {
     /// Follows this singular path from the document's root. Raw values on the way are made trees
     /// in place; the value found may stay raw, since it is only moved.
     func resolve(in document: Document) throws(ReshapeError) -> SingularResolution {
-        if document.root.isRawValue, !segments.isEmpty {
-            document.replaceRoot(with: try RawValue.materialized(document.root))
+        if document.root.kind.isRawContainer, !segments.isEmpty {
+            document.replaceRoot(with: try RawValue.tree(of: document.root))
         }
         var node = document.root
         var path = NormalizedPath()
@@ -22,7 +22,7 @@ extension JSONPath {
                 guard node.isObject else {
                     return .missing(path: path.text, message: "expected an object with member \(quoted(name.text)), found \(node.kind.described)")
                 }
-                let found = isLast ? node.member(name.bytes) : try RawValue.materializeMember(of: node, named: name.bytes)
+                let found = isLast ? node.storedMember(name.bytes) : try node.member(name.bytes)
                 guard let child = found else {
                     return .missing(path: path.text, message: "no member \(quoted(name.text))")
                 }
@@ -35,7 +35,7 @@ extension JSONPath {
                 let count = node.arrayCount
                 let index = wanted >= 0 ? wanted : count + wanted
                 let found = index < 0 || index >= count
-                    ? nil : isLast ? node.element(index) : try RawValue.materializeElement(of: node, at: index)
+                    ? nil : isLast ? node.storedElement(index) : try node.element(index)
                 guard let child = found else {
                     let elements = count == 1 ? "1 element" : "\(count) elements"
                     return .missing(path: path.text, message: "index \(wanted) is out of range for an array of \(elements)")

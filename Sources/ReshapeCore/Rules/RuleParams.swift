@@ -14,7 +14,7 @@ struct RuleParams {
         self.index = index
         self.op = op
         var members: [(name: String, node: Node)] = []
-        object.forEachMember { key, value in members.append((String(jsonBytes: key), value)) }
+        object.forEachStoredMember { key, value in members.append((String(jsonBytes: key), value)) }
         self.members = members
     }
 
@@ -89,7 +89,7 @@ struct RuleParams {
         guard node.isObject else { throw wrongType(name, "an object of names", node) }
         var pairs: [(from: [UInt8], to: [UInt8])] = []
         var problem: ReshapeError? = nil
-        node.forEachMember { key, value in
+        node.forEachStoredMember { key, value in
             let from = String(jsonBytes: key)
             guard value.kind == .string else {
                 if problem == nil {

@@ -19,7 +19,7 @@ enum RulesCompiler {
         var operations: [any Operation] = []
         operations.reserveCapacity(list.arrayCount)
         for position in 0..<list.arrayCount {
-            guard let rule = list.element(position) else { continue }
+            guard let rule = list.storedElement(position) else { continue }
             operations.append(try compileRule(rule, index: position + 1))
         }
         return operations
@@ -34,7 +34,7 @@ enum RulesCompiler {
         }
         var list: Node? = nil
         var unknown: String? = nil
-        root.forEachMember { key, value in
+        root.forEachStoredMember { key, value in
             if key.elementsEqual("rules".utf8) { list = value } else if unknown == nil { unknown = String(jsonBytes: key) }
         }
         if let unknown {
@@ -54,7 +54,7 @@ enum RulesCompiler {
             throw ReshapeError(.invalidRules, "a rule must be an object, found \(rule.kind.described)", rule: index)
         }
         var opNode: Node? = nil
-        rule.forEachMember { key, value in
+        rule.forEachStoredMember { key, value in
             if key.elementsEqual("op".utf8) { opNode = value }
         }
         guard let opNode else {

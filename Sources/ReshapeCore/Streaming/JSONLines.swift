@@ -20,7 +20,7 @@ enum JSONLines {
         guard collection.isArray else { throw notACollection() }
         var out = ByteBuffer(capacity: 1024)
         for index in 0..<collection.arrayCount {
-            guard let element = collection.element(index) else { continue }
+            guard let element = collection.storedElement(index) else { continue }
             _ = try JSONWriter.append(element, to: &out, pretty: false, maxDepth: limits.maxDepth)
             out.append(UInt8(ascii: "\n"))
             if out.count > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
@@ -30,7 +30,7 @@ enum JSONLines {
 
     private static func firstMemberValue(of object: Node) -> Node? {
         var value: Node? = nil
-        object.forEachMember { _, member in if value == nil { value = member } }
+        object.forEachStoredMember { _, member in if value == nil { value = member } }
         return value
     }
 

@@ -102,7 +102,7 @@ final class RecordRunner: @unchecked Sendable {
         let member: (key: KeyBytes?, value: Node)
         if collection.isArray {
             guard collection.arrayCount <= 1 else { throw planBroken() }
-            guard let value = collection.element(0) else { return false }
+            guard let value = collection.storedElement(0) else { return false }
             member = (nil, value)
         } else {
             guard collection.objectCount <= 1 else { throw planBroken() }
@@ -182,7 +182,7 @@ final class RecordRunner: @unchecked Sendable {
                 root = try Tree.copy(envelope, in: scratch)
                 collection = root
                 for name in chain {
-                    guard let child = name.withUnsafeBytes({ collection.member($0) }) else {
+                    guard let child = name.withUnsafeBytes({ collection.storedMember($0) }) else {
                         Make.release(root)
                         throw planBroken()
                     }
@@ -225,7 +225,7 @@ final class RecordRunner: @unchecked Sendable {
     private func outputCollection(in root: Node) throws(ReshapeError) -> Node {
         var node = root
         for name in route.outputChain {
-            guard node.isObject, let child = name.withUnsafeBytes({ node.member($0) }) else { throw planBroken() }
+            guard node.isObject, let child = name.withUnsafeBytes({ node.storedMember($0) }) else { throw planBroken() }
             node = child
         }
         guard route.outputKind == .array ? node.isArray : node.isObject else { throw planBroken() }

@@ -101,7 +101,7 @@ extension JSONValue {
                 self.node = node
                 owned = false
             case .rawObject, .rawArray:
-                self.node = try RawValue.materialized(node)
+                self.node = try RawValue.tree(of: node)
                 owned = true
             default:
                 return nil
@@ -126,7 +126,7 @@ extension JSONValue {
             }
             while index < node.arrayCount {
                 index += 1
-                if let value = node.element(index - 1) { return (nil, value) }
+                if let value = node.storedElement(index - 1) { return (nil, value) }
             }
             return nil
         }
