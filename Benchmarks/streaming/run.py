@@ -50,7 +50,10 @@ exact command, one table per size and workload (median seconds, median peak RSS,
 the reshape CLI), and the issue's targets: CLI vs orjson gc.disable on A (>= 2.5x), vs jq on A
 (>= 8x), vs orjson gc.disable on B (>= 5x), all cores vs --jobs 1 (>= 1.7x), the binding's
 apply_file within 10% of the CLI, the CLI's peak RSS <= 64 MiB at 100 MB and 1 GB, and the small
-response at <= 3 us per call and >= 5x orjson.
+response at <= 3 us per call and >= 5x orjson. Ratios are judged at 100 MB, where the issue sets them;
+other sizes show theirs for reference. The binding's row is given twice: the whole process, and the
+call alone (`reshape_binding.py` times compiling the rules and `apply_file`, leaving out Python's own
+start and imports, which on some machines take a third of the CLI's whole run at 100 MB).
 
 How to run
 ----------
@@ -279,6 +282,7 @@ class Runs:
     seconds: List[float] = field(default_factory=list)
     rss_kib: List[int] = field(default_factory=list)
     failure: str = ""
+    call_seconds: List[float] = field(default_factory=list)  # the binding's apply_file call alone
     check: str = ""          # "ok", "identical bytes", or a loud mismatch
     mismatch: bool = False
     first_output: Optional[Path] = None
@@ -345,6 +349,11 @@ def measure(size_mb: float, workload: str, source: Path, rules: Path, tools: Lis
                 log(f"  !! {result.tool.label}: FAILED: {error}")
                 output.unlink(missing_ok=True)
                 continue
+            # reshape_binding.py times its own call (Python's start and imports left out).
+            call = re.search(r"^reshape_binding: call took (\S+) s$", stderr, re.MULTILINE)
+            if call:
+                result.call_seconds.append(float(call.group(1)))
+                stderr = "\n".join(line for line in stderr.splitlines() if not line.startswith("reshape_binding: call took"))
             if stderr and round_index == 0:
                 notes.append(f"{result.tool.label} said: {stderr.splitlines()[-1]}")
             result.seconds.append(seconds)
@@ -592,8 +601,14 @@ def table_lines(size_mb: float, workload: str, records: int, nbytes: int, runs: 
     return lines
 
 
+TARGET_MB = 100  # the issue sets its ratios on the 100 MB payload; other sizes are shown for reference
+
+
 def targets_lines(all_results: Dict[tuple, List[Runs]]) -> List[str]:
-    """The issue's targets, for every size where both sides were measured."""
+    """The issue's targets, for every size where both sides were measured.
+
+    Ratios are judged at 100 MB, where the issue sets them; at other sizes they are shown with no
+    verdict. Peak RSS is judged at 100 MB and 1 GB alike, as the issue asks."""
     rows = []
 
     def median_of(results: List[Runs], key: str) -> Optional[float]:
@@ -607,11 +622,16 @@ def targets_lines(all_results: Dict[tuple, List[Runs]]) -> List[str]:
         if cli is None:
             continue
         where = f"{size_mb:g} MB, {workload}"
+        judged = size_mb == TARGET_MB
+
+        def row(name, value, goal, met):
+            shown = verdict(met) if judged else f"– (judged at {TARGET_MB} MB)"
+            rows.append(f"| {name} | {where} | {value} | {goal} | {shown} |")
 
         def ratio_row(name, key, goal):
             other = median_of(results, key)
             if other is not None:
-                rows.append(f"| {name} | {where} | {other / cli:.2f}× | ≥ {goal}× | {verdict(other / cli >= goal)} |")
+                row(name, f"{other / cli:.2f}×", f"≥ {goal}×", other / cli >= goal)
 
         if workload == "A":
             ratio_row("CLI vs orjson, gc.disable()", "orjson-nogc", 2.5)
@@ -619,18 +639,25 @@ def targets_lines(all_results: Dict[tuple, List[Runs]]) -> List[str]:
         else:
             ratio_row("CLI vs orjson + Python, gc.disable()", "orjson-nogc", 5)
         ratio_row("all cores vs `--jobs 1`", "cli-j1", 1.7)
-        binding = median_of(results, "binding")
-        if binding is not None:
-            label = next(r.tool.label for r in results if r.tool.key == "binding")
-            rows.append(f"| {label} vs CLI | {where} | {binding / cli:.2f}× | ≤ 1.10× | {verdict(binding / cli <= 1.10)} |")
+        for result in results:
+            if result.tool.key != "binding" or result.mismatch or not result.seconds:
+                continue
+            binding = median_or_none(result.seconds)
+            row(f"{result.tool.label} vs CLI, whole process", f"{binding / cli:.2f}×", "≤ 1.10×", binding / cli <= 1.10)
+            call = median_or_none(result.call_seconds)
+            if call is not None:
+                row(f"{result.tool.label} vs CLI, the call alone (no Python start)", f"{call / cli:.2f}×", "≤ 1.10×",
+                    call / cli <= 1.10)
         for result in results:
             if result.tool.key == "binding-memory" and result.rss_kib:
                 memory = statistics.median(result.rss_kib) / 1024
                 # Input and output held in memory, plus the 64 MiB the target allows.
                 bound = (size_mb * 1e6 * 2.05) / 2**20 + 64
-                rows.append(f"| Rules.apply in memory, peak RSS | {where} | {memory:.1f} MiB | ≤ {bound:.0f} MiB (input + output + 64) | {verdict(memory <= bound)} |")
+                met = memory <= bound
+                shown = verdict(met) if size_mb >= TARGET_MB else "–"
+                rows.append(f"| Rules.apply in memory, peak RSS | {where} | {memory:.1f} MiB | ≤ {bound:.0f} MiB (input + output + 64) | {shown} |")
         rss = statistics.median(results[0].rss_kib) / 1024
-        if size_mb >= 100:
+        if size_mb >= TARGET_MB:
             rows.append(f"| CLI peak RSS | {where} | {rss:.1f} MiB | ≤ 64 MiB | {verdict(rss <= 64)} |")
         else:
             rows.append(f"| CLI peak RSS | {where} | {rss:.1f} MiB | (≤ 64 MiB at 100 MB and 1 GB) | – |")
