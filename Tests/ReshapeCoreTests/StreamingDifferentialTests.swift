@@ -230,6 +230,30 @@ import Testing
         #expect(outcomes.counts()["text", default: 0] > 150, "\(outcomes.counts())")
     }
 
+    /// Documents that are one record (a JSON Lines line, a response that is a single user), with
+    /// rules that only reach inside records, on the text route: most take it; `{}`, a duplicate or
+    /// colliding name, a record cut short or followed by more text, a byte order mark and
+    /// non-objects go to the whole tree; either way the bytes or the error are the whole tree's.
+    @Test func singleRecordsOnTheTextRoute() throws {
+        let outcomes = Outcomes()
+        var random = SeededGenerator(seed: 86_420)
+        let specs = [
+            #"[{"op":"emptyObjectToNull"},{"op":"blankStringToNull"},{"op":"convertKeys","to":"snake_case"}]"#,
+            #"[{"op":"blankStringToNull","trim":true},{"op":"renameKeys","map":{"price":"cost","n":"count"},"deep":true}]"#,
+            #"[{"op":"convertKeys","to":"camelCase"},{"op":"emptyObjectToNull"}]"#,
+        ]
+        let odd = [
+            #"{}"#, #"  {"a": 1}  "#, #"{"a": 1} x"#, #"{"a": 1, "a": 2}"#, #"{"a_b": 1, "aB": 2}"#, #"{"a": "#,
+            #""""#, #"" ""#, #"[{}]"#, #"{"s": "  ", "e": {}, "d": {"x": {}}}"#, "\u{FEFF}{\"a\": {}}",
+        ]
+        for round in 0..<600 {
+            let rules = try Rules(json: random.pick(specs))
+            let text = random.next(8) == 0 ? random.pick(odd) : Self.record(&random, failing: false, minimumMembers: 1)
+            guard Self.compare(rules, Array(text.utf8), outcomes: outcomes, context: "round \(round) record \(text)") else { return }
+        }
+        #expect(outcomes.counts()["text", default: 0] > 300, "\(outcomes.counts())")
+    }
+
     /// Limits hold when streaming: the output limit counts the whole output, the depth limit the
     /// whole document, and the error is the whole tree's.
     @Test func limitsHoldWhenStreaming() throws {

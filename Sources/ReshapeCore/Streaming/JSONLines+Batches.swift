@@ -5,7 +5,7 @@
 /// A run of whole lines of the input, and what reshaping them gave.
 final class LineBatch: RecordBatch, @unchecked Sendable {
     /// Where the run's first line starts in the input (`inputEnd` is where its last one ends).
-    let inputStart: Int
+    private(set) var inputStart: Int
     /// Lines in the run, blank ones included: the writer numbers lines across runs with it.
     var lineCount = 0
     /// Invalid lines skipped (with `skipInvalidLines`), numbered within the run.
@@ -15,6 +15,16 @@ final class LineBatch: RecordBatch, @unchecked Sendable {
         self.inputStart = inputStart
         super.init(sequence: sequence)
         self.inputEnd = inputEnd
+    }
+
+    /// Empties the batch for the lines `inputStart..<inputEnd`, keeping its memory (see
+    /// `RecordBatch.reuse`).
+    func reuse(as sequence: Int, inputStart: Int, inputEnd: Int) {
+        reuse(as: sequence)
+        self.inputStart = inputStart
+        self.inputEnd = inputEnd
+        lineCount = 0
+        skipped.removeAll()
     }
 }
 

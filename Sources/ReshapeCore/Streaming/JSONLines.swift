@@ -80,24 +80,29 @@ enum JSONLines {
         var start = 0
         var submitted = 0
         var written = 0
+        // Written batches, filled again (see `RecordBatch.reuse`).
+        var spare: [LineBatch] = []
         func takeNext() throws(ReshapeError) {
             guard let done = pool?.take(written) as? LineBatch else {
                 throw ReshapeError(.internal, "a batch of JSON Lines went missing")
             }
             written += 1
             try write(done)
+            spare.append(done)
         }
         while start < input.count {
             // Whole lines: the batch ends just after the first line break past its size.
             var end = min(input.count, start.addingClamped(batchBytes))
             while end < input.count, input[end - 1] != UInt8(ascii: "\n") { end += 1 }
-            let batch = LineBatch(sequence: submitted, inputStart: start, inputEnd: end)
+            let batch = spare.popLast() ?? LineBatch(sequence: submitted, inputStart: start, inputEnd: end)
+            batch.reuse(as: submitted, inputStart: start, inputEnd: end)
             submitted += 1
             start = end
             guard let pool else {
                 runner.process(batch)
                 written += 1
                 try write(batch)
+                spare.append(batch)
                 continue
             }
             pool.submit(batch)

@@ -7,6 +7,13 @@
 /// rules are compiled and no tree is built at all. Anything this does not settle on its own (an
 /// empty collection, a record the fast path gives up on, names whose hashes meet, invalid JSON,
 /// limits within reach) gives up, and the whole tree decides, errors included.
+///
+/// A document that is one record, an object, takes the route too when the rules only reach
+/// inside records (`emptyObjectToNull`, `blankStringToNull`, deep renamings: a JSON Lines line,
+/// a response that is a single user): it is reshaped as the one element of an array would be,
+/// which is the same, since `$..*` and renamings from `$` treat the members of the root and of
+/// an element alike; only the root itself (`{}`, never selected by `$..*`) differs, and the fast
+/// path leaves an empty record to the tree.
 final class TextRoute: Sendable {
     /// The route for one kind of collection at the root.
     final class Shape: Sendable {
@@ -29,6 +36,8 @@ final class TextRoute: Sendable {
 
     let forObject: Shape?
     let forArray: Shape?
+    /// For a document that is one object, when no rule restructures it (see above).
+    let forRecord: Shape?
     /// The number of rules, for the work bound.
     let ruleCount: Int
 
@@ -52,6 +61,13 @@ final class TextRoute: Sendable {
         }
         forObject = shape(.object)
         forArray = shape(.array)
+        // Records of an array at the root written as they are, between "[" and "]": no rule
+        // wraps, unwraps or rekeys anything, so the same pass reshapes a lone record.
+        if let array = forArray, array.before == [UInt8(ascii: "[")], array.after == [UInt8(ascii: "]")] {
+            forRecord = Shape(fast: array.fast, before: [], after: [], outputDepth: 1)
+        } else {
+            forRecord = nil
+        }
         ruleCount = operations.count
         guard forObject != nil || forArray != nil else { return nil }
     }
@@ -62,10 +78,16 @@ final class TextRoute: Sendable {
         guard withinLimits(input.count, limits) else { return false }
         guard let opener = input.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return false }
         let isObject = opener == UInt8(ascii: "{")
-        guard isObject || opener == UInt8(ascii: "["), let shape = isObject ? forObject : forArray else { return false }
+        guard isObject || opener == UInt8(ascii: "[") else { return false }
+        if let shape = isObject ? forObject : forArray {
+            let workspace = shape.workspaces.take()
+            defer { shape.workspaces.give(workspace) }
+            return workspace.reshape(input, shape: shape, isObject: isObject, limits: limits, into: &out)
+        }
+        guard isObject, let shape = forRecord else { return false }
         let workspace = shape.workspaces.take()
         defer { shape.workspaces.give(workspace) }
-        return workspace.reshape(input, shape: shape, isObject: isObject, limits: limits, into: &out)
+        return workspace.reshapeRecord(input, shape: shape, limits: limits, into: &out)
     }
 
     /// True when no limit can be reached on an input of `bytes` bytes: the route counts neither

@@ -28,6 +28,31 @@ final class TextWorkspace {
         Self.reshape(input, shape: shape, isObject: isObject, limits: limits, state: &state, into: &out)
     }
 
+    /// See `TextRoute.reshape`: a document that is one record (`TextRoute.forRecord`).
+    func reshapeRecord(
+        _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, limits: ResolvedLimits, into out: inout ByteBuffer
+    ) -> Bool {
+        Self.reshapeRecord(input, shape: shape, limits: limits, state: &state, into: &out)
+    }
+
+    private static func reshapeRecord(
+        _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, limits: ResolvedLimits, state: inout State,
+        into out: inout ByteBuffer
+    ) -> Bool {
+        // As for a record of an array at the root: one level more than the document needs.
+        let depthLeft = limits.maxDepth - shape.outputDepth
+        guard depthLeft > 1 else { return false }
+        state.parser.restart(with: input)
+        let mark = out.count
+        // Output past the output limit is the tree's to refuse.
+        let outputLimit = out.count.addingClamped(limits.maxOutputBytes)
+        let done = state.parser.transformRecord(
+            shape.fast, id: nil, depthLeft: depthLeft, into: &out, scratch: &state.scratch, outputLimit: outputLimit,
+            wholeText: true) && out.count <= outputLimit
+        if !done { out.truncate(to: mark) }
+        return done
+    }
+
     private static func reshape(
         _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, isObject: Bool, limits: ResolvedLimits,
         state: inout State, into out: inout ByteBuffer
