@@ -5,12 +5,11 @@ then the system (ctypes.util.find_library). The public modules never use ctypes 
 """
 
 import ctypes
-import ctypes.util
 import os
 import re
 import sys
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Tuple, Union
+from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
 
 from . import _output
 from ._version import __version__
@@ -84,19 +83,21 @@ class LibraryNotFound(ImportError):
     """No usable libreshape could be loaded."""
 
 
-def _candidates() -> List[Tuple[str, str]]:
-    """(where it came from, what to load), in lookup order."""
-    found: List[Tuple[str, str]] = []
+def _candidates() -> Iterator[Tuple[str, str]]:
+    """(where it came from, what to load), in lookup order, each looked for only when the ones
+    before it did not load: finding a system library runs `ldconfig -p` (about 20 ms), which an
+    installed wheel, whose library is packaged, never needs."""
     explicit = os.environ.get("RESHAPE_LIBRARY")
     if explicit:
-        found.append(("RESHAPE_LIBRARY", explicit))
-        return found  # An explicit choice is never silently replaced by another library.
+        yield ("RESHAPE_LIBRARY", explicit)
+        return  # An explicit choice is never silently replaced by another library.
     if PACKAGED_LIBRARY.exists():
-        found.append(("packaged", str(PACKAGED_LIBRARY)))
+        yield ("packaged", str(PACKAGED_LIBRARY))
+    import ctypes.util  # only here: it imports subprocess and tempfile
+
     system = ctypes.util.find_library("reshape")
     if system:
-        found.append(("system", system))
-    return found
+        yield ("system", system)
 
 
 def _load() -> Tuple[ctypes.CDLL, str, str]:

@@ -6,10 +6,7 @@ import math
 import mmap
 import os
 import re
-import socket
-import tempfile
 import threading
-import uuid
 import weakref
 from decimal import Decimal
 from pathlib import Path
@@ -88,6 +85,8 @@ class _ExactNumbers:
     """
 
     def __init__(self) -> None:
+        import uuid  # here, not at import: few callers write Decimals
+
         self.tag = uuid.uuid4().hex
         self.numbers: List[str] = []
 
@@ -193,6 +192,8 @@ def _descriptor(file: object) -> Optional[int]:
     classes, as open() and socket.makefile() make them. Other objects may have a fileno() whose
     bytes are not theirs (gzip.GzipFile gives the compressed file's), or none (io.BytesIO).
     """
+    import socket  # here, not at import: `import reshape` stays quick
+
     raw = file.raw if isinstance(file, (io.BufferedReader, io.BufferedWriter, io.BufferedRandom)) else file
     if not isinstance(raw, (io.FileIO, socket.SocketIO)):
         return None
@@ -528,6 +529,8 @@ class Rules:
                 self._apply_paths(src, dst, flags, threads, progress)
                 return
             # The library replaces a path only when it reads a path: copy the input to a file.
+            import tempfile  # here, not at import: `import reshape` stays quick
+
             with tempfile.NamedTemporaryFile(prefix="reshape-input-", suffix=".json") as copy:
                 _copy_from(src, copy)
                 copy.flush()
