@@ -70,4 +70,32 @@ import Testing
         let output = try rules.apply(to: Array(#"{"u": {\#(members)}}"#.utf8))
         #expect(output == Array(#"[{"id":"u",\#(members)}]"#.utf8))
     }
+
+    /// JSON Lines output takes the collection as it is left, which may be an array no rule looked
+    /// into, kept raw: it is written line by line, not refused as "not a collection".
+    @Test func jsonLinesOutputOfARawCollection() throws {
+        let cases = [
+            (#"[{"op": "unwrap", "path": "$.data"}]"#, #"{"data": [{"a": 1}, {"b": [2]}]}"#),
+            (#"[{"op": "remove", "path": "$.meta"}]"#, #"{"meta": 1, "items": [{"a": 1}, {"b": {}}]}"#),
+            (#"[]"#, #"{"items": [{"a": 1}, [true]]}"#),
+        ]
+        for (spec, input) in cases {
+            let rules = try Rules(json: spec)
+            let output = try rules.apply(to: Array(input.utf8), options: [.outputLines])
+            let expected = try rules.apply(to: Array(input.utf8), options: [.outputLines], forcingRawDepth: nil)
+            #expect(String(decoding: output, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "\(spec)")
+            #expect(output.split(separator: UInt8(ascii: "\n")).count == 2, "\(spec)")
+        }
+    }
+
+    /// A raw record made a tree again keeps the depth the document allows, not the default one.
+    @Test func rawValuesMadeTreesKeepTheDocumentsDepthLimit() throws {
+        let deep = String(repeating: "[", count: 1200) + String(repeating: "]", count: 1200)
+        let input = Array(#"{"u1": {"id": "mine", "deep": \#(deep)}}"#.utf8)
+        for spec in [#"[{"op": "keyedToArray", "onConflict": "keep"}]"#, #"[{"op": "keyedToArray", "onConflict": "overwrite"}]"#] {
+            let rules = try Rules(json: spec, limits: Limits(maxDepth: 2000))
+            let output = try rules.apply(to: input)
+            #expect(output == (try rules.apply(to: input, options: [], forcingRawDepth: nil)), "\(spec)")
+        }
+    }
 }

@@ -73,7 +73,11 @@ enum RawValue {
     /// A new tree (owned) for a raw object or array (borrowed); any other node is returned retained.
     static func tree(of node: Node) throws(ReshapeError) -> Node {
         switch node.kind {
-        case .rawObject, .rawArray: return try JSONParser.parse(text(of: node))
+        case .rawObject, .rawArray:
+            // The text was checked against the document's depth limit, where it stands, when it
+            // was captured; a limit here (the default one, whatever the caller set) could only
+            // refuse what the document allows.
+            return try JSONParser.parse(text(of: node), maxDepth: .max)
         default: return Make.retain(node)
         }
     }

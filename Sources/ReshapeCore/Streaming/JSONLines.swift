@@ -10,11 +10,14 @@ enum JSONLines {
             "JSON Lines output needs the result to be an array, or an object whose one member is an array")
     }
 
-    /// Writes the records of `root` (borrowed) one per line.
+    /// Writes the records of `root` (borrowed) one per line. The collection may still be raw text
+    /// (an array no rule looked into): it is read as a tree.
     static func write(collectionIn root: Node, limits: ResolvedLimits) throws(ReshapeError) -> ByteBuffer {
-        var collection = root
-        if root.isObject {
-            guard root.objectCount == 1, let only = firstMemberValue(of: root) else { throw notACollection() }
+        let tree = try RawValue.tree(of: root)
+        defer { Make.release(tree) }
+        var collection = tree
+        if tree.isObject {
+            guard tree.objectCount == 1, let only = try firstMemberValue(of: tree) else { throw notACollection() }
             collection = only
         }
         guard collection.isArray else { throw notACollection() }
@@ -28,9 +31,10 @@ enum JSONLines {
         return out
     }
 
-    private static func firstMemberValue(of object: Node) -> Node? {
+    /// The value of `object`'s first member, as a tree (borrowed).
+    private static func firstMemberValue(of object: Node) throws(ReshapeError) -> Node? {
         var value: Node? = nil
-        object.forEachStoredMember { _, member in if value == nil { value = member } }
+        try object.forEachMember { _, member in if value == nil { value = member } }
         return value
     }
 
