@@ -37,7 +37,8 @@ extension Rules {
                 settings.outcome?("hybrid")
                 let resolved = limits.resolved(inputBytes: input.count)
                 let root = try JSONParser.parse(intermediate.buffer.bytes, maxDepth: resolved.maxDepth)
-                let document = Document(root: root, inputBytes: input.count, limits: resolved)
+                // The bound goes on from where the stream left it, as it would on the whole tree.
+                let document = Document(root: root, inputBytes: input.count, limits: resolved, growth: stream.outputGrowth)
                 let route = plan.route(for: stream.kind ?? .array)
                 let output = try finish(document, range: route.streamed..<operations.count, options: options)
                 try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }

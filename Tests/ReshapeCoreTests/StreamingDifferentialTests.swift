@@ -272,6 +272,60 @@ import Testing
     /// Renamings can make the output far larger than the input: the text route, streaming and
     /// the tree all stop at the output limit, with the tree's error, and none of them builds the
     /// oversized output first (unchecked, 4000 records would make 800 MB here).
+    /// The text route stops where the whole tree's output bound would: the tree counts the input
+    /// and what renamings add, not what it writes, so white space in the input counts too.
+    @Test func textRouteKeepsTheTreesOutputBound() throws {
+        let long = String(repeating: "n", count: 11_950)
+        for spec in [
+            #"[{"op":"renameKeys","map":{"a":"\#(long)"},"deep":true}]"#,
+            #"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"a":"\#(long)"},"deep":true}]"#,
+        ] {
+            for limit in [12_000, 20_000, 30_000, 40_000] {
+                let rules = try Rules(json: spec, limits: Limits(maxOutputBytes: limit))
+                for input in [#"{"a":1}"# + String(repeating: " ", count: 93), #"{"k": {"a": 1}}"# + String(repeating: " ", count: 400)] {
+                    #expect(Self.compare(rules, Array(input.utf8), context: "limit \(limit) rules \(spec.prefix(40))"))
+                }
+            }
+        }
+    }
+
+    /// A stream keeps the whole tree's output bound, not only the bytes it writes: for output
+    /// limits swept across both, it never finishes where the whole tree refuses (on its text, on
+    /// a tree, with the rules after it run on the whole document), and where it stops, the whole
+    /// tree's answer is the one given.
+    @Test func streamsKeepTheTreesOutputBound() throws {
+        let long = String(repeating: "n", count: 300)
+        let specs = [
+            #"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"a":"\#(long)"},"deep":true}]"#,
+            #"[{"op":"keyedToArray","wrapIn":"w"},{"op":"default","path":"$.w[*]","key":"d","value":[1,2,3]}]"#,
+            #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case"},{"op":"remove","path":"$[-1]"}]"#,
+        ]
+        let records = (0..<300).map { #""r\#($0)"  :  {"a": 1,   "bC": {"a": [2]}}"# }
+        let input = Array(("{" + records.joined(separator: ",\n   ") + "}").utf8)
+        for spec in specs {
+            let plain = try Rules(json: spec).applyWholeTree(to: input)
+            var refusals = 0
+            for step in 0..<48 {
+                let limit = plain.count / 2 + step * plain.count / 4
+                let rules = try Rules(json: spec, limits: Limits(maxOutputBytes: limit))
+                let whole = Result { () throws(ReshapeError) in try rules.applyWholeTree(to: input) }
+                if case .failure = whole { refusals += 1 }
+                for jobs in [1, 2] {
+                    var settings = StreamSettings(jobs: jobs)
+                    settings.minimumStreamBytes = 0
+                    settings.batchRecords = 16
+                    let streamed = Result { () throws(ReshapeError) in try rules.apply(to: input, options: [], settings: settings) }
+                    switch (whole, streamed) {
+                    case (.success(let a), .success(let b)): #expect(a == b, "limit \(limit) \(spec)")
+                    case (.failure(let a), .failure(let b)): #expect(a == b, "limit \(limit) \(spec)")
+                    default: Issue.record("limit \(limit) jobs \(jobs) \(spec): whole \(whole), streamed \(streamed.map(\.count))")
+                    }
+                }
+            }
+            #expect(refusals > 2 && refusals < 48, "\(spec): the sweep must cross the bound")
+        }
+    }
+
     @Test func longRenamesStopAtTheOutputLimit() throws {
         let long = String(repeating: "n", count: 100_000)
         let spec = #"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"a":"\#(long)"},"deep":true}]"#

@@ -16,13 +16,17 @@ final class Document {
     /// The records of the current rule's selection, kept between rules (see `Selection`).
     var recordBuffer: [Selection.Record] = []
 
-    /// Takes ownership of `root`, which was read from `inputBytes` bytes of JSON.
-    init(root: Node, inputBytes: Int, limits: ResolvedLimits) {
+    /// Takes ownership of `root`, which was read from `inputBytes` bytes of JSON; `growth` is
+    /// what rules already run elsewhere added to the output bound (a stream's, see `RecordStream`).
+    init(root: Node, inputBytes: Int, limits: ResolvedLimits, growth: Int = 0) {
         self.root = root
         self.limits = limits
         self.inputBytes = inputBytes
-        self.outputBound = inputBytes
+        self.outputBound = inputBytes.addingClamped(max(0, growth))
     }
+
+    /// What rules added to the output bound so far.
+    var growth: Int { outputBound - inputBytes }
 
     deinit {
         Tree.release(root)

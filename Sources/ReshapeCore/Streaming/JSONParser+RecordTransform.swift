@@ -20,6 +20,10 @@ extension JSONParser {
         var frames: [(isObject: Bool, firstName: Int)] = []
         /// Names already renamed: records repeat the same few names.
         var cache: RenameCache
+        /// What the records reshaped since it was last set to 0 add to the whole tree's output
+        /// bound (`Document.grow`): each id member, and what renamings lengthen names by, as the
+        /// tree counts them or more. Not reset by `reset()`: callers sum it over their records.
+        var growth = 0
 
         /// Scratch whose rename cache keeps up to `cacheCapacity` names.
         init(cacheCapacity: Int = RenameCache.defaultCapacity) {
@@ -42,7 +46,7 @@ extension JSONParser {
         private let capacity: Int
         /// Open addressing over `entries`, linear probing; -1 marks an empty slot.
         private var slots: [Int32]
-        private var entries: [(hash: UInt64, name: Range<Int>, quoted: Range<Int>, writtenHash: UInt64)] = []
+        private var entries: [(hash: UInt64, name: Range<Int>, quoted: Range<Int>, writtenHash: UInt64, growth: Int)] = []
         /// Names, and what they are written as.
         private var store: [UInt8] = []
 
@@ -55,10 +59,13 @@ extension JSONParser {
         }
 
         /// Appends `name` as written (quoted) to `out`, renaming it only the first time.
-        /// - Parameter hash: `RecordNames.hash(name)`.
+        /// - Parameters:
+        ///   - hash: `RecordNames.hash(name)`.
+        ///   - growth: gets what the renamings lengthened the name by (see `RecordFastPath.renamed`).
         /// - Returns: the hash of the name as written.
         mutating func write(
-            _ name: UnsafeRawBufferPointer, hash: UInt64, _ fast: RecordFastPath, into out: inout ByteBuffer
+            _ name: UnsafeRawBufferPointer, hash: UInt64, _ fast: RecordFastPath, into out: inout ByteBuffer,
+            growth: inout Int
         ) -> UInt64 {
             let mask = slots.count - 1
             var slot = Int(truncatingIfNeeded: hash) & mask
@@ -73,6 +80,7 @@ extension JSONParser {
                     }
                     if found {
                         store.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[entry.quoted])) }
+                        growth = growth.addingClamped(entry.growth)
                         return entry.writtenHash
                     }
                 }
@@ -81,7 +89,9 @@ extension JSONParser {
             var renamed: [UInt8] = []
             var quoted = ByteBuffer(capacity: name.count + 8)
             let writtenHash: UInt64
-            if fast.renamed(name, into: &renamed) {
+            var nameGrowth = 0
+            defer { growth = growth.addingClamped(nameGrowth) }
+            if fast.renamed(name, into: &renamed, growth: &nameGrowth) {
                 writtenHash = renamed.withUnsafeBytes { RecordNames.hash($0) }
                 renamed.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) }
             } else {
@@ -96,7 +106,7 @@ extension JSONParser {
                 let quotedStart = store.count
                 store.append(contentsOf: bytes)
                 slots[slot] = Int32(entries.count)
-                entries.append((hash, nameStart..<quotedStart, quotedStart..<store.count, writtenHash))
+                entries.append((hash, nameStart..<quotedStart, quotedStart..<store.count, writtenHash, nameGrowth))
             }
             return writtenHash
         }
@@ -236,6 +246,10 @@ extension JSONParser {
         if fast.idBlankCheck.enabled && BlankStringToNull.isBlank(id, trim: fast.idBlankCheck.trim) { return false }
         idName.quoted.withUnsafeBytes { out.append($0) }
         JSONText.appendQuoted(id, to: &out)
+        // As keyedToArray counts the id it adds (a value of at least `Tree.minimumValueBytes`),
+        // and the renamings after it its name.
+        let idGrowth = max(Tree.minimumValueBytes, fast.idKeyLength + id.count + 6) + idName.growth
+        scratch.growth = scratch.growth.addingClamped(idGrowth)
         out.append(UInt8(ascii: ","))
         scratch.names.append((readHash: fast.idKeyHash, writtenHash: idName.hash))
         return true
@@ -263,7 +277,7 @@ extension JSONParser {
         let readHash = RecordNames.hash(name)
         let writtenHash: UInt64
         if !fast.renames.isEmpty {
-            writtenHash = scratch.cache.write(name, hash: readHash, fast, into: &out)
+            writtenHash = scratch.cache.write(name, hash: readHash, fast, into: &out, growth: &scratch.growth)
         } else {
             writtenHash = readHash
             if span.hasEscapes {

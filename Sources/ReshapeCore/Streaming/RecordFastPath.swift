@@ -18,10 +18,13 @@ struct RecordFastPath: Sendable {
     /// Deep renamings from `$`, in rule order.
     let renames: [@Sendable (KeyBytes) -> [UInt8]?]
     /// For records made by `keyedToArray` at the collection: the id member's name as written
-    /// (renamed by the renamings after it; quoted, with its colon) and that name's hash.
-    let idName: (quoted: [UInt8], hash: UInt64)?
+    /// (renamed by the renamings after it; quoted, with its colon), that name's hash, and what
+    /// those renamings lengthened it by (for the output bound).
+    let idName: (quoted: [UInt8], hash: UInt64, growth: Int)?
     /// `RecordNames.hash(idKey)`: a record member with this hash gives up (it may be the id).
     let idKeyHash: UInt64
+    /// The length of `idKey` as the rule names it, for the output bound (see `Document.grow`).
+    let idKeyLength: Int
     /// The id value is blank-checked when a `blankStringToNull` comes after `keyedToArray`.
     let idBlankCheck: (trim: Bool, enabled: Bool)
 
@@ -75,21 +78,25 @@ struct RecordFastPath: Sendable {
         // Without keyedToArray, a keyed collection's records are written with their names, which
         // the tree path handles (renaming them is planned as whole-document work anyway).
         guard kind == .array || keyed != nil else { return nil }
-        var idName: (quoted: [UInt8], hash: UInt64)? = nil
+        var idName: (quoted: [UInt8], hash: UInt64, growth: Int)? = nil
         if let keyed {
             var name = Array(keyed.idKey.utf8)
+            var growth = 0
             for rename in renamesAfterKeyed {
-                if let renamed = name.withUnsafeBytes({ rename($0) }) { name = renamed }
+                if let renamed = name.withUnsafeBytes({ rename($0) }) {
+                    growth += max(0, renamed.count - name.count)
+                    name = renamed
+                }
             }
             var quoted = ByteBuffer(capacity: name.count + 8)
             name.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) }
             quoted.append(UInt8(ascii: ":"))
-            idName = (quoted.toArray(), name.withUnsafeBytes { RecordNames.hash($0) })
+            idName = (quoted.toArray(), name.withUnsafeBytes { RecordNames.hash($0) }, growth)
         }
         return RecordFastPath(
             nullEmptyObjects: nullEmpty, nullBlankStrings: nullBlank, trim: trim, renames: renames, idName: idName,
             idKeyHash: keyed.map { Array($0.idKey.utf8).withUnsafeBytes { RecordNames.hash($0) } } ?? 0,
-            idBlankCheck: blankAfterKeyed)
+            idKeyLength: keyed?.idKey.utf8.count ?? 0, idBlankCheck: blankAfterKeyed)
     }
 
     private static func converting(to target: ConvertKeys.Case) -> @Sendable (KeyBytes) -> [UInt8]? {
@@ -106,12 +113,15 @@ struct RecordFastPath: Sendable {
         }
     }
 
-    /// The name `key` is written as, after every renaming.
-    func renamed(_ key: KeyBytes, into scratch: inout [UInt8]) -> Bool {
+    /// The name `key` is written as, after every renaming; `growth` gets what each renaming
+    /// lengthened it by, as the tree's output bound counts it (see `MemberRenaming`), or more.
+    func renamed(_ key: KeyBytes, into scratch: inout [UInt8], growth: inout Int) -> Bool {
         var changed = false
         for rename in renames {
+            let before = changed ? scratch.count : key.count
             let current: [UInt8]? = changed ? scratch.withUnsafeBytes { rename($0) } : rename(key)
             if let current {
+                growth = growth.addingClamped(max(0, current.count - before))
                 scratch = current
                 changed = true
             }

@@ -84,10 +84,11 @@ final class RecordRunner: @unchecked Sendable {
 
     /// Reshapes one record and appends its output to `out`: for an array, `,` and the value;
     /// for an object, `,` and the member; for JSON Lines, the value and a newline. Returns false
-    /// when the rules dropped the record.
+    /// when the rules dropped the record. `work` and `growth` get the record's steps of work and
+    /// what it adds to the output bound (on the text, `growth` goes to `scratch.growth`).
     func process(
         _ slice: RecordSlice, into out: inout ByteBuffer, parser: inout JSONParser, scratch: inout JSONParser.NameScratch,
-        work: inout Int
+        work: inout Int, growth: inout Int
     ) throws(ReshapeError) -> Bool {
         if processFast(slice, into: &out, parser: &parser, scratch: &scratch) {
             // A step per value at most: one per 8 bytes of text, as a bound the tree would pass.
@@ -98,6 +99,8 @@ final class RecordRunner: @unchecked Sendable {
         let document = try miniDocument(record: record, slice: slice, envelope: nil)
         try rules.run(on: document, range: 0..<route.streamed)
         work = work.addingClamped(document.work)
+        // With the envelope's chain counted again for each record: more than the tree, never less.
+        growth = growth.addingClamped(document.growth)
         let collection = try outputCollection(in: document.root)
         let member: (key: KeyBytes?, value: Node)
         if collection.isArray {
@@ -136,9 +139,15 @@ final class RecordRunner: @unchecked Sendable {
             text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
             rawDepth: nil, maxDepth: fastDepth)
         do throws(ReshapeError) {
-            for slice in batch.slices {
-                if try process(slice, into: &batch.output, parser: &parser, scratch: &scratch, work: &batch.work) {
-                    batch.written += 1
+            for (position, slice) in batch.slices.enumerated() {
+                scratch.growth = 0
+                var growth = 0
+                let done = try process(
+                    slice, into: &batch.output, parser: &parser, scratch: &scratch, work: &batch.work, growth: &growth)
+                if done { batch.written += 1 }
+                // The stream's first record was counted with the envelope (see `envelopeOutput`).
+                if position > 0 || !batch.startsStream {
+                    batch.growth = batch.growth.addingClamped(growth).addingClamped(scratch.growth)
                 }
                 // Checked per record, not per batch: renamings can make a record's output far
                 // larger than its text.
@@ -151,9 +160,10 @@ final class RecordRunner: @unchecked Sendable {
 
     /// The output around the records: the envelope (borrowed; copied) reshaped with `first` in
     /// its collection, written with the collection left out.
-    /// - Returns: the text before and after the collection, and whether it is an object.
+    /// - Returns: the text before and after the collection, whether it is an object, and what
+    ///   the rules added to the output bound: the envelope's share, and `first`'s.
     func envelopeOutput(_ envelope: Node, first: RecordSlice) throws(ReshapeError) -> (
-        before: [UInt8], after: [UInt8], isObject: Bool, rootMembers: Int
+        before: [UInt8], after: [UInt8], isObject: Bool, rootMembers: Int, growth: Int
     ) {
         let record = try parse(first)
         let document = try miniDocument(record: record, slice: first, envelope: envelope)
@@ -168,7 +178,7 @@ final class RecordRunner: @unchecked Sendable {
         // Both copies are made while `out` is alive (a noncopyable value ends at its last use).
         let before = Array(out.bytes[0..<hole])
         let after = Array(out.bytes[hole...])
-        return (before, after, collection.isObject, rootMembers)
+        return (before, after, collection.isObject, rootMembers, document.growth)
     }
 
     /// The document for one record: the envelope's chain (or a copy of the whole envelope) with

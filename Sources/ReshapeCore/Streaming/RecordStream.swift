@@ -40,6 +40,10 @@ final class RecordStream {
     private var recordsWritten = 0
     /// Steps of work of the records written so far: the work limit bounds the whole stream.
     private var work = 0
+    /// What the streamed rules added to the whole tree's output bound (`Document.grow`), or more:
+    /// the envelope's share and the records' so far. The output limit holds the input's size plus
+    /// this, as the whole tree holds its bound, not only the bytes written.
+    private(set) var outputGrowth = 0
     /// The input before this offset has been given back (see `StreamSettings.releaseInput`).
     private var released = 0
 
@@ -123,6 +127,7 @@ final class RecordStream {
         let runner = RecordRunner(
             rules: rules, plan: plan, kind: kind, text: text, limits: limits, pretty: pretty && !hybrid, lines: streamLines)
         let head = try runner.envelopeOutput(envelope, first: slice)
+        try addGrowth(head.growth)
         if streamLines && (route.outputChain.count > 1 || route.outputKind != .array) { throw JSONLines.notACollection() }
         self.runner = runner
         first = slice
@@ -144,6 +149,7 @@ final class RecordStream {
     private func submit() throws(ReshapeError) {
         if runner == nil, let slice = batch.slices.first, let kind = scanKind, let envelope = scanRoot {
             try start(with: slice, kind: kind, envelope: envelope)
+            batch.startsStream = true
         }
         guard let runner else { return }
         let current = batch
@@ -182,6 +188,7 @@ final class RecordStream {
         if let error = done.error { throw error }
         work = work.addingClamped(done.work)
         if work > limits.maxWork { throw .workLimit(limits.maxWork) }
+        try addGrowth(done.growth)
         if done.written > 0 {
             let bytes = done.output.bytes
             let skip = recordsWritten == 0 && !(lines && intermediate == nil) ? 1 : 0
@@ -195,6 +202,13 @@ final class RecordStream {
         }
         settings.releaseInput?(released..<done.inputEnd)
         released = max(released, done.inputEnd)
+    }
+
+    /// Counts `growth` toward the output bound; past the output limit, the whole tree would have
+    /// stopped: so does the stream (the whole tree then names the error, see `Rules+Streaming`).
+    private func addGrowth(_ growth: Int) throws(ReshapeError) {
+        outputGrowth = outputGrowth.addingClamped(growth)
+        if text.count.addingClamped(outputGrowth) > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
     }
 
     // The collection as the parser met it, for `start`.

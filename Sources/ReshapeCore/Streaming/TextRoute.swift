@@ -40,6 +40,8 @@ final class TextRoute: Sendable {
     let forRecord: Shape?
     /// The number of rules, for the work bound.
     let ruleCount: Int
+    /// The names of the objects `wrap` and `wrapIn` add, as they count toward the output bound.
+    private let wrapperBytes: Int
 
     /// The route for `operations` planned as `plan`, or nil when no kind of collection takes it.
     init?(operations: [any Operation], plan: RecordPlan) {
@@ -69,6 +71,7 @@ final class TextRoute: Sendable {
             forRecord = nil
         }
         ruleCount = operations.count
+        wrapperBytes = max(forObject?.before.count ?? 0, forArray?.before.count ?? 0)
         guard forObject != nil || forArray != nil else { return nil }
     }
 
@@ -76,18 +79,36 @@ final class TextRoute: Sendable {
     /// whole tree must decide.
     func reshape(_ input: UnsafeRawBufferPointer, limits: ResolvedLimits, into out: inout ByteBuffer) -> Bool {
         guard withinLimits(input.count, limits) else { return false }
+        let mark = out.count
+        var growth = 0
+        guard pass(input, limits: limits, into: &out, growth: &growth) else { return false }
+        // The tree bounds its output by the input's size plus what rules add (ids, what renamings
+        // lengthen names by, the objects `wrap` and `wrapIn` add: at least 64 bytes per added
+        // value), not by what it writes; past that bound it refuses the document, and so the
+        // route leaves it to the tree.
+        let bound = input.count.addingClamped(growth).addingClamped(Tree.minimumValueBytes * ruleCount)
+        guard bound.addingClamped(wrapperBytes) <= limits.maxOutputBytes else {
+            out.truncate(to: mark)
+            return false
+        }
+        return true
+    }
+
+    private func pass(
+        _ input: UnsafeRawBufferPointer, limits: ResolvedLimits, into out: inout ByteBuffer, growth: inout Int
+    ) -> Bool {
         guard let opener = input.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return false }
         let isObject = opener == UInt8(ascii: "{")
         guard isObject || opener == UInt8(ascii: "[") else { return false }
         if let shape = isObject ? forObject : forArray {
             let workspace = shape.workspaces.take()
             defer { shape.workspaces.give(workspace) }
-            return workspace.reshape(input, shape: shape, isObject: isObject, limits: limits, into: &out)
+            return workspace.reshape(input, shape: shape, isObject: isObject, limits: limits, into: &out, growth: &growth)
         }
         guard isObject, let shape = forRecord else { return false }
         let workspace = shape.workspaces.take()
         defer { shape.workspaces.give(workspace) }
-        return workspace.reshapeRecord(input, shape: shape, limits: limits, into: &out)
+        return workspace.reshapeRecord(input, shape: shape, limits: limits, into: &out, growth: &growth)
     }
 
     /// True when no limit can be reached on an input of `bytes` bytes: the route counts neither

@@ -20,19 +20,25 @@ final class TextWorkspace {
         var decodedKey = ByteBuffer(capacity: 64)
     }
 
-    /// See `TextRoute.reshape`.
+    /// See `TextRoute.reshape`; `growth` gets what the records add to the tree's output bound
+    /// (`JSONParser.NameScratch.growth`).
     func reshape(
         _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, isObject: Bool, limits: ResolvedLimits,
-        into out: inout ByteBuffer
+        into out: inout ByteBuffer, growth: inout Int
     ) -> Bool {
-        Self.reshape(input, shape: shape, isObject: isObject, limits: limits, state: &state, into: &out)
+        state.scratch.growth = 0
+        defer { growth = state.scratch.growth }
+        return Self.reshape(input, shape: shape, isObject: isObject, limits: limits, state: &state, into: &out)
     }
 
     /// See `TextRoute.reshape`: a document that is one record (`TextRoute.forRecord`).
     func reshapeRecord(
-        _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, limits: ResolvedLimits, into out: inout ByteBuffer
+        _ input: UnsafeRawBufferPointer, shape: TextRoute.Shape, limits: ResolvedLimits, into out: inout ByteBuffer,
+        growth: inout Int
     ) -> Bool {
-        Self.reshapeRecord(input, shape: shape, limits: limits, state: &state, into: &out)
+        state.scratch.growth = 0
+        defer { growth = state.scratch.growth }
+        return Self.reshapeRecord(input, shape: shape, limits: limits, state: &state, into: &out)
     }
 
     private static func reshapeRecord(

@@ -18,6 +18,12 @@ class RecordBatch: @unchecked Sendable {
     var written = 0
     /// Steps of work the records took (see `Limits.maxWork`), summed over the stream.
     var work = 0
+    /// What the rules added to the whole tree's output bound (`Document.grow`) for these records,
+    /// or more; summed over the stream.
+    var growth = 0
+    /// The batch starts with the stream's first record, whose share of the output bound is
+    /// counted with the envelope's, not here.
+    var startsStream = false
     var error: ReshapeError? = nil
 
     init(sequence: Int) {
@@ -39,6 +45,8 @@ class RecordBatch: @unchecked Sendable {
         }
         written = 0
         work = 0
+        growth = 0
+        startsStream = false
         error = nil
     }
 }
