@@ -25,10 +25,16 @@ The tools:
 
 While `--jobs` or `apply_file` do not exist yet, the CLI runs without `--jobs` (and the --jobs 1
 row is left out) and the binding falls back to `apply(read_bytes())` + `write_bytes`; the report
-says so. Each run is timed by `/usr/bin/time -v` (its "Elapsed (wall clock)", which has 10 ms
-resolution, and "Maximum resident set size"). Runs alternate: round after round, every tool
-once per round, so that a noisy machine slows all of them alike; the table gives medians. Before
-anything is timed the payload is read once, so every tool finds it in the page cache.
+says so. Each run is a process under `/usr/bin/time -v`, which gives its peak memory ("Maximum
+resident set size"); its wall time is measured around that process with a monotonic clock (the
+`/usr/bin/time` "Elapsed" figure has only 10 ms resolution, 3% of a 0.3 s run; the clock also
+counts `/usr/bin/time`'s own start, about 1 ms, for every tool alike). Before each run the page
+cache's dirty pages are written out (`os.sync()`, not timed), so that no tool pays for writing
+back the output of the one before it: the peers (and `Rules.apply` with `write_bytes`) leave theirs
+to the kernel, while the reshape CLI and `apply_file` sync their own output before they return,
+which their times include. Runs alternate: round after round, every tool once per round, so
+that a noisy machine slows all of them alike; the table gives medians. Before anything is timed
+the payload is read once, so every tool finds it in the page cache.
 
 The outputs of the first round are kept and checked after the timed rounds: every tool's output
 must parse to the same data as the reshape CLI's (compared as parsed JSON: member order and the
@@ -288,24 +294,19 @@ class Runs:
     first_output: Optional[Path] = None
 
 
-def parse_elapsed(text: str) -> float:
-    """'1:02:03.45' or '2:03.45' or '0:00.25' (h:mm:ss or m:ss) in seconds."""
-    seconds = 0.0
-    for part in text.strip().split(":"):
-        seconds = seconds * 60 + float(part)
-    return seconds
-
-
 def timed_run(tool: Tool, rules: Path, source: Path, output: Path, time_file: Path, timeout: float):
     """One run under /usr/bin/time -v: (seconds, peak RSS KiB) or raises RuntimeError."""
     argv = [arg.format(rules=rules, input=source, output=output) for arg in tool.argv]
     stdout = open(output, "wb") if tool.stdout_is_output else subprocess.DEVNULL
+    os.sync()  # the previous tools' output written back now, not during this run (see the docstring)
+    started = time.perf_counter()
     try:
         # A session of its own, so that a timeout ends the tool too, not only /usr/bin/time.
         process = subprocess.Popen([TIME, "-v", "-o", str(time_file)] + argv, stdout=stdout,
                                    stderr=subprocess.PIPE, env=tool.env, start_new_session=True)
         try:
             _, stderr = process.communicate(timeout=timeout)
+            seconds = time.perf_counter() - started
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
@@ -317,11 +318,10 @@ def timed_run(tool: Tool, rules: Path, source: Path, output: Path, time_file: Pa
     if process.returncode != 0:
         last = (stderr.decode(errors="replace").strip().splitlines() or ["no message"])[-1]  # a traceback's error
         raise RuntimeError(f"exit {process.returncode}: {last[:300]}")
-    elapsed = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", report)
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", report)
-    if not elapsed or not rss:
+    if not rss:
         raise RuntimeError("could not read /usr/bin/time -v's report")
-    return parse_elapsed(elapsed.group(1)), int(rss.group(1)), stderr.decode(errors="replace").strip()
+    return seconds, int(rss.group(1)), stderr.decode(errors="replace").strip()
 
 
 def prime_page_cache(path: Path) -> None:
@@ -358,7 +358,7 @@ def measure(size_mb: float, workload: str, source: Path, rules: Path, tools: Lis
                 notes.append(f"{result.tool.label} said: {stderr.splitlines()[-1]}")
             result.seconds.append(seconds)
             result.rss_kib.append(rss)
-            log(f"  round {round_index + 1}/{runs}  {result.tool.label:<55} {seconds:8.2f} s {rss / 1024:9.1f} MiB")
+            log(f"  round {round_index + 1}/{runs}  {result.tool.label:<55} {seconds:8.3f} s {rss / 1024:9.1f} MiB")
             if round_index == 0:
                 result.first_output = output
             else:
@@ -589,7 +589,7 @@ def table_lines(size_mb: float, workload: str, records: int, nbytes: int, runs: 
         check = f"**{result.check}**" if result.mismatch else result.check
         if result.failure:  # failed after some rounds: the median is of the rounds before
             check += f"; **FAILED** in round {len(result.seconds) + 1}: {result.failure[:200]}"
-        lines.append(f"| {result.tool.label} | {seconds:.2f} | {min(result.seconds):.2f}–{max(result.seconds):.2f} | "
+        lines.append(f"| {result.tool.label} | {seconds:.3f} | {min(result.seconds):.3f}–{max(result.seconds):.3f} | "
                      f"{statistics.median(result.rss_kib) / 1024:.1f} | {ratio} | {check} |")
     lines.append("")
     for item in skipped:
