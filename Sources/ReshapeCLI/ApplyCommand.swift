@@ -1,8 +1,12 @@
 // Compiled with the CLI trait only (see Package.swift and WithoutCLITrait.swift).
 #if CLI
 import ArgumentParser
-import Foundation
 import ReshapeCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `reshape [apply] --rules RULES.json [INPUT|-]`: the default command.
 struct ApplyCommand: ParsableCommand {
@@ -57,7 +61,7 @@ struct ApplyCommand: ParsableCommand {
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         var settings = StreamSettings(jobs: jobs ?? 0)
         settings.skippedLine = { error in
-            FileHandle.standardError.write(Data("reshape: skipped an invalid line: \(error.description)\n".utf8))
+            writeText("reshape: skipped an invalid line: \(error.description)\n")
         }
         if let bar = ProgressBar.forInput(descriptor, requested: progress) { settings.progress = bar.update }
         do {
@@ -65,7 +69,7 @@ struct ApplyCommand: ParsableCommand {
                 try compiled.apply(fromDescriptor: descriptor, toFile: output, options: options, settings: settings)
             } else {
                 try compiled.apply(fromDescriptor: descriptor, toDescriptor: STDOUT_FILENO, options: options, settings: settings)
-                if isatty(STDOUT_FILENO) == 1 { FileHandle.standardOutput.write(Data("\n".utf8)) }
+                if isatty(STDOUT_FILENO) == 1 { writeText("\n", to: STDOUT_FILENO) }
             }
         } catch {
             ProgressBar.clear(requested: progress)

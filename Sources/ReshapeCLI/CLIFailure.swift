@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ReshapeCore
 
 /// An error that ends the command: printed as one line on standard error, with the exit status
@@ -23,7 +27,11 @@ struct CLIFailure: Error {
     }
 
     func exit() -> Never {
-        FileHandle.standardError.write(Data("reshape: \(error.description)\n".utf8))
-        Foundation.exit(status)
+        writeText("reshape: \(error.description)\n")
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #else
+        Musl.exit(status)
+        #endif
     }
 }

@@ -1,7 +1,6 @@
 // Compiled with the CLI trait only (see Package.swift and WithoutCLITrait.swift).
 #if CLI
 import ArgumentParser
-import Foundation
 import ReshapeCore
 
 /// `reshape check RULES.json`: validates a rules document.

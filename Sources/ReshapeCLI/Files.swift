@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ReshapeCore
 
 /// Reads and compiles a rules document; any failure is a usage error (exit 2).
@@ -17,34 +21,26 @@ func openInput(_ path: String?) throws -> Int32 {
     guard let path, path != "-" else { return STDIN_FILENO }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-        throw CLIFailure(.invalidArgument, "cannot read input file '\(path)': \(String(cString: strerror(errno)))")
+        throw CLIFailure(.invalidArgument, "cannot read input file '\(path)': \(systemReason(errno))")
     }
     return descriptor
 }
 
-/// Reads a whole file through a file handle, so that pipes given as paths (`<(curl ...)`,
-/// `/dev/stdin`) work as well as regular files.
+/// Reads a whole file to its end, so that pipes given as paths (`<(curl ...)`, `/dev/stdin`) work
+/// as well as regular files.
 private func readFile(_ path: String, what: String) throws -> [UInt8] {
-    do {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        return [UInt8](try handle.readToEnd() ?? Data())
-    } catch {
-        throw CLIFailure(.invalidArgument, "cannot read \(what) '\(path)': \(reason(error))")
-    }
-}
-
-private func reason(_ error: Error) -> String {
-    let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-        return String(cString: strerror(Int32(underlying.code)))
-    }
-    if nsError.domain == NSCocoaErrorDomain {
-        switch nsError.code {
-        case NSFileReadNoSuchFileError: return "No such file or directory"
-        case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return "Permission denied"
-        default: break
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw CLIFailure(.invalidArgument, "cannot read \(what) '\(path)': \(systemReason(errno))") }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count == 0 { return bytes }
+        if count < 0 {
+            if errno == EINTR { continue }
+            throw CLIFailure(.invalidArgument, "cannot read \(what) '\(path)': \(systemReason(errno))")
         }
+        bytes.append(contentsOf: chunk[0..<count])
     }
-    return nsError.localizedDescription
 }

@@ -1,11 +1,15 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `--progress`: one line on standard error, redrawn at most ten times a second, with the bytes
 /// done, the speed and the time left. Shown by default only when standard error is a terminal and
 /// the input is a file over 50 MB.
 final class ProgressBar: @unchecked Sendable {
-    private let start = Date()
-    private var lastDrawn = Date.distantPast
+    private let start = ProgressBar.now()
+    private var lastDrawn = -Double.infinity
     private var drawn = false
 
     /// Inputs larger than this get a bar by default.
@@ -26,31 +30,49 @@ final class ProgressBar: @unchecked Sendable {
     /// Erases the bar's line (when a bar may have been drawn on a terminal).
     static func clear(requested: Bool?) {
         guard requested != false, isatty(STDERR_FILENO) == 1 else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        writeText("\r\u{1B}[K")
     }
 
     /// The engine's progress callback: never cancels.
     func update(done: Int, total: Int) -> Bool {
-        let now = Date()
-        guard done >= total || now.timeIntervalSince(lastDrawn) >= 0.1 else { return true }
+        let now = Self.now()
+        guard done >= total || now - lastDrawn >= 0.1 else { return true }
         lastDrawn = now
-        let elapsed = max(now.timeIntervalSince(start), 0.001)
+        let elapsed = max(now - start, 0.001)
         let rate = Double(done) / elapsed
         let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 1
         let width = 24
         let filled = Int(fraction * Double(width))
         let left = rate > 0 ? Double(total - done) / rate : 0
-        let line = String(
-            format: "\r[%@%@] %3d%%  %.1f/%.1f MB  %.1f MB/s  %@ left\u{1B}[K",
-            String(repeating: "#", count: filled), String(repeating: "-", count: width - filled), Int(fraction * 100),
-            Double(done) / 1e6, Double(total) / 1e6, rate / 1e6, Self.clock(left))
-        FileHandle.standardError.write(Data(line.utf8))
+        let percent = String(Int(fraction * 100))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let line = "\r[\(bar)] \(String(repeating: " ", count: max(0, 3 - percent.count)))\(percent)%  "
+            + "\(Self.tenths(Double(done) / 1e6))/\(Self.tenths(Double(total) / 1e6)) MB  "
+            + "\(Self.tenths(rate / 1e6)) MB/s  \(Self.clock(left)) left\u{1B}[K"
+        writeText(line)
         drawn = true
         return true
     }
 
-    private static func clock(_ seconds: Double) -> String {
+    /// Seconds on a clock that only goes forward.
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// `value` with one decimal, rounded: "12.3".
+    static func tenths(_ value: Double) -> String {
+        guard value.isFinite, value >= 0, value < 1e15 else { return "0.0" }
+        let scaled = Int((value * 10).rounded())
+        return "\(scaled / 10).\(scaled % 10)"
+    }
+
+    /// Whole seconds, rounded up, as "m:ss".
+    static func clock(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0, seconds < 1e12 else { return "0:00" }
         let whole = Int(seconds.rounded(.up))
-        return String(format: "%d:%02d", whole / 60, whole % 60)
+        let rest = whole % 60
+        return "\(whole / 60):\(rest < 10 ? "0" : "")\(rest)"
     }
 }

@@ -165,6 +165,37 @@ import Testing
         #expect(unwritable.stderr.hasPrefix("reshape: invalid_argument: cannot write output file '/nonexistent/dir/out.json'"))
     }
 
+    /// `--progress` draws on standard error even when it is not a terminal, ending at 100% with
+    /// the sizes, the speed and the time left; `--no-progress` and the default (not a terminal)
+    /// draw nothing. The output is the same either way.
+    @Test func progressBarIsDrawnWhenAsked() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rules = directory.appendingPathComponent("rules.json")
+        try Data(#"[{"op": "keyedToArray"}]"#.utf8).write(to: rules)
+        let input = directory.appendingPathComponent("in.json")
+        let records = (0..<20_000).map { #""-N\#($0)": {"name": "user \#($0)", "tags": ["a", "b"]}"# }
+        try Data(("{" + records.joined(separator: ",") + "}").utf8).write(to: input)
+        var outputs: [[UInt8]] = []
+        for flag in ["--progress", "--no-progress", nil] {
+            let output = directory.appendingPathComponent("out.json")
+            let outcome = try CLIRunner.run(["--rules", rules.path, input.path, "-o", output.path] + (flag.map { [$0] } ?? []))
+            #expect(outcome.status == 0)
+            outputs.append(try [UInt8](Data(contentsOf: output)))
+            guard flag == "--progress" else {
+                #expect(outcome.stderr.isEmpty, "\(flag ?? "default")")
+                continue
+            }
+            let last = outcome.stderr.split(separator: "\r").last.map(String.init) ?? ""
+            let bytes = try FileManager.default.attributesOfItem(atPath: input.path)[.size] as? Int ?? 0
+            let tenths = Int((Double(bytes) / 1e5).rounded())
+            let size = "\(tenths / 10).\(tenths % 10)"
+            #expect(last.hasPrefix("[########################] 100%  \(size)/\(size) MB  "), "\(last)")
+            #expect(last.hasSuffix(" MB/s  0:00 left\u{1B}[K"), "\(last)")
+        }
+        #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
+    }
+
     @Test func pipesGivenAsPathsAreRead() throws {
         let directory = try CLIRunner.temporaryDirectory()
         let rules = directory.appendingPathComponent("rules.json")

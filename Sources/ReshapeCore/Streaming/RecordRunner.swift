@@ -203,7 +203,7 @@ final class RecordRunner: @unchecked Sendable {
                 root = collection
                 for name in chain.reversed() {
                     let parent = try Make.object()
-                    try name.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try Make.set(parent, bytes, root) }
+                    _ = try name.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try Make.set(parent, bytes, root) }
                     root = parent
                 }
             }
@@ -213,7 +213,7 @@ final class RecordRunner: @unchecked Sendable {
         }
         let document = Document(root: root, inputBytes: text.count, limits: limits)
         if kind == .object {
-            try withKey(of: slice) { (key) throws(ReshapeError) in try Make.set(collection, key, record) }
+            _ = try withKey(of: slice) { (key) throws(ReshapeError) in try Make.set(collection, key, record) }
         } else {
             try Make.append(collection, record)
         }

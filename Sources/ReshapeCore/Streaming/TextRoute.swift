@@ -36,7 +36,7 @@ final class TextRoute: Sendable {
 
     let forObject: Shape?
     let forArray: Shape?
-    /// For a document that is one object, when no rule restructures it (see above).
+    /// For a document that is one object, when the rules leave it where it was (see above).
     let forRecord: Shape?
     /// The number of rules, for the work bound.
     let ruleCount: Int
@@ -63,8 +63,9 @@ final class TextRoute: Sendable {
         }
         forObject = shape(.object)
         forArray = shape(.array)
-        // Records of an array at the root written as they are, between "[" and "]": no rule
-        // wraps, unwraps or rekeys anything, so the same pass reshapes a lone record.
+        // Records of an array at the root written between a bare "[" and "]": the rules leave
+        // the document where it was (no keyedToArray; a wrap undone by an unwrap, if any), so the
+        // same pass reshapes a lone record.
         if let array = forArray, array.before == [UInt8(ascii: "[")], array.after == [UInt8(ascii: "]")] {
             forRecord = Shape(fast: array.fast, before: [], after: [], outputDepth: 1)
         } else {
