@@ -50,6 +50,11 @@ final class RecordStream {
     /// Input bytes per batch: enough to make handing a batch over cheap.
     static let batchBytes = 1 << 19
 
+    /// The first batches are smaller (64 KiB, then twice as large each time up to `batchBytes`),
+    /// so that the other threads start working while this one is still reading the first half
+    /// megabyte, instead of waiting for it.
+    private var currentBatchBytes: Int { Self.batchBytes >> max(0, 3 - submitted) }
+
     init(
         rules: Rules, plan: RecordPlan, text: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings,
         sink: OutputSink
@@ -142,7 +147,7 @@ final class RecordStream {
         }
         batch.slices.append(slice)
         batch.inputEnd = slice.end
-        if batch.slices.count >= settings.batchRecords || slice.end - batchStart >= Self.batchBytes { try submit() }
+        if batch.slices.count >= settings.batchRecords || slice.end - batchStart >= currentBatchBytes { try submit() }
     }
 
     /// Hands the current batch over (or reshapes it here with one job), then writes what is done.
