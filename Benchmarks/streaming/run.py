@@ -33,8 +33,10 @@ cache's dirty pages are written out (`os.sync()`, not timed), so that no tool pa
 back the output of the one before it: the peers (and `Rules.apply` with `write_bytes`) leave theirs
 to the kernel, while the reshape CLI and `apply_file` sync their own output before they return,
 which their times include. Runs alternate: round after round, every tool once per round, so
-that a noisy machine slows all of them alike; the table gives medians. Before anything is timed
-the payload is read once, so every tool finds it in the page cache.
+that a noisy machine slows all of them alike; the table gives medians. Each round starts one tool
+further down the list (round 2 with the second tool, and so on), so that no tool always runs right
+after the peers that use 8 GB of memory and leave a disk busy with their output. Before anything
+is timed the payload is read once, so every tool finds it in the page cache.
 
 The outputs of the first round are kept and checked after the timed rounds: every tool's output
 must parse to the same data as the reshape CLI's (compared as parsed JSON: member order and the
@@ -337,7 +339,8 @@ def measure(size_mb: float, workload: str, source: Path, rules: Path, tools: Lis
     prime_page_cache(source)
     time_file = work / "time.txt"
     for round_index in range(runs):
-        for result in results:
+        start = round_index % len(results)
+        for result in results[start:] + results[:start]:
             if result.failure:
                 continue
             output = work / f"out-{size_mb:g}MB-{workload}-{result.tool.key}-{round_index}.json"
