@@ -119,3 +119,27 @@ def test_rules_count_and_op_are_declared():
         assert _native.rules_count(None) == 0 and _native.rules_op(None, 0) is None
     finally:
         _native.rules_free(handle)
+
+
+def test_import_leaves_what_only_some_callers_need():
+    # `import reshape` is paid by every script that uses it: modules only some calls need are
+    # imported by those calls. Limits (a dataclass: `dataclasses` imports `inspect`) on first use.
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"  # the interpreter's own start may import some of them
+        "import reshape\n"
+        "late = ['reshape._limits', 'socket', 'tempfile', 'uuid']\n"
+        "print(*[name for name in late if name in sys.modules and name not in before])\n"
+        "limits = reshape.Limits(max_depth=2)\n"
+        "print('reshape._limits' in sys.modules, reshape.Limits is type(limits))\n"
+        "rules = reshape.Rules([], limits=limits)\n"
+        "print(rules.apply(b'[[1]]').decode())\n"
+    )
+    result = run_python(code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["", "True True", "[[1]]"]
+
+
+def test_limits_are_refused_when_not_limits():
+    with pytest.raises(TypeError, match="limits must be a reshape.Limits, not dict"):
+        reshape.Rules([], limits={"max_depth": 2})  # type: ignore[arg-type]
