@@ -12,7 +12,6 @@ Prints how long compiling the rules and the call took on standard error, as
 `reshape_binding: call took S s`: run.py reports it next to the whole process's time.
 """
 
-import inspect
 import sys
 import time
 from pathlib import Path
@@ -32,7 +31,7 @@ def main():
     elif apply_file is None:
         print("reshape_binding: no Rules.apply_file; used apply(read_bytes) + write_bytes", file=sys.stderr)
         Path(destination).write_bytes(rules.apply(Path(source).read_bytes()))
-    elif jobs is not None and "jobs" in inspect.signature(apply_file).parameters:
+    elif jobs is not None:  # apply_file came with its jobs setting
         apply_file(source, destination, jobs=jobs)
     else:
         apply_file(source, destination)
