@@ -39,6 +39,10 @@ else:
             return Limits
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+    def __dir__() -> "list[str]":
+        """The module's names, `Limits` included before its first use (for completion in shells)."""
+        return sorted(set(globals()) | set(__all__))
+
 __all__ = [
     "Cancelled",
     "Data",
