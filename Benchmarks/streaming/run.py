@@ -23,6 +23,9 @@ The tools:
     orjson             the same script with orjson, default GC
     orjson gc.disable  the same with gc.disable() first
 
+The binding imports this checkout's package with its bytecode cached under the temporary folder
+(PYTHONPYCACHEPREFIX), as an installed package has it, even where PYTHONDONTWRITEBYTECODE is set.
+
 While `--jobs` or `apply_file` do not exist yet, the CLI runs without `--jobs` (and the --jobs 1
 row is left out) and the binding falls back to `apply(read_bytes())` + `write_bytes`; the report
 says so. Each run is a process under `/usr/bin/time -v`, which gives its peak memory ("Maximum
