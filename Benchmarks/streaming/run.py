@@ -71,9 +71,9 @@ response at <= 3 us per call and >= 5x orjson. Ratios are judged at 100 MB, wher
 other sizes show theirs for reference. A ratio is the median over rounds of the two tools' times
 in the same round (paired runs, as the issue's own figures were taken: on a shared machine both
 meet the same neighbours), with the ratio of the two medians beside it. The binding's row is
-given twice: the whole process, and the
-call alone (`reshape_binding.py` times compiling the rules and `apply_file`, leaving out Python's own
-start and imports, which on some machines take a third of the CLI's whole run at 100 MB).
+given twice: the whole process, and the call alone (`reshape_binding.py` times compiling the rules
+and `apply_file`, leaving out Python's own start and imports, which on some machines take a third
+of the CLI's whole run at 100 MB).
 
 How to run
 ----------
@@ -662,17 +662,14 @@ def targets_lines(all_results: Dict[tuple, List[Runs]], capacity: Dict[tuple, tu
     shared machine, both meet the same neighbours), with the ratio of their medians beside it."""
     rows = []
 
-    def median_of(results: List[Runs], key: str) -> Optional[float]:
-        for result in results:
-            if result.tool.key == key and not result.mismatch:
-                return median_or_none(result.seconds)
-        return None
-
     def runs_of(results: List[Runs], key: str) -> List[float]:
         for result in results:
             if result.tool.key == key and not result.mismatch:
                 return result.seconds
         return []
+
+    def median_of(results: List[Runs], key: str) -> Optional[float]:
+        return median_or_none(runs_of(results, key))
 
     def paired(times: List[float], reference: List[float]) -> Optional[float]:
         """The median over rounds of times[i] / reference[i] (round i of each)."""
