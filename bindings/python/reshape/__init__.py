@@ -8,8 +8,6 @@ Swift, C and the ``reshape`` CLI. See docs/rules.md in the repository for the ru
 b'[1,2]'
 """
 
-from typing import TYPE_CHECKING, Any
-
 from ._errors import (
     Cancelled,
     InternalError,
@@ -22,26 +20,10 @@ from ._errors import (
     RuleFailed,
 )
 from ._buffers import Data
+from ._limits import Limits
 from ._native import LibraryNotFound, library_version
 from ._rules import FileArgument, ProgressCallback, Rules, RulesSpec, apply
 from ._version import __version__
-
-if TYPE_CHECKING:
-    from ._limits import Limits
-else:
-
-    def __getattr__(name: str) -> Any:
-        """`Limits` is imported when first asked for: its dataclass would add 9 ms to every import."""
-        if name == "Limits":
-            from ._limits import Limits
-
-            globals()["Limits"] = Limits
-            return Limits
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-    def __dir__() -> "list[str]":
-        """The module's names, `Limits` included before its first use (for completion in shells)."""
-        return sorted(set(globals()) | set(__all__))
 
 __all__ = [
     "Cancelled",

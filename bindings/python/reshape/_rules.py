@@ -1,7 +1,5 @@
 """Compiled rules and the functions that apply them."""
 
-from __future__ import annotations
-
 import io
 import json
 import math
@@ -12,14 +10,12 @@ import threading
 import weakref
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._buffers import Data, borrowed
 from ._errors import BY_STATUS, InternalError, InvalidArgument, InvalidJSON, InvalidRules, ReshapeError
-
-if TYPE_CHECKING:  # at run time only when limits are given: dataclasses costs an import its own
-    from ._limits import Limits
+from ._limits import Limits
 
 #: What `Rules` accepts: a sequence of rule mappings, a mapping with "rules", JSON text (str or
 #: bytes), or a path to a .json file.
@@ -255,8 +251,6 @@ def _write_all(file: Any, data: bytes) -> None:
 def _native_limits(limits: Optional[Limits]) -> "Optional[_native.Limits]":
     if limits is None:
         return None
-    from ._limits import Limits
-
     if not isinstance(limits, Limits):
         raise TypeError(f"limits must be a reshape.Limits, not {type(limits).__name__}")
     return _native.make_limits(
