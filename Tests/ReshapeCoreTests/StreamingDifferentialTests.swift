@@ -352,6 +352,42 @@ import Testing
         #expect(throws: ReshapeError.self) { try rules.applyWholeTree(to: input) }
     }
 
+    /// Names in ascending byte order are checked without a table until one is out of order; then
+    /// the table is filled from the names before it. Duplicates must be found on both sides of
+    /// that switch, whatever their spelling, and names out of order that repeat nothing are no error.
+    @Test func duplicateRecordNamesAroundAscendingOrder() throws {
+        let rules = try Rules(json: Self.recordRules[0].spec)
+        let ascending = (0..<3000).map { String(format: "r%05d", $0) }
+        func document(_ names: [String]) -> [UInt8] {
+            Array(("{" + names.enumerated().map { #""\#($1)": {"n": \#($0)}"# }.joined(separator: ",") + "}").utf8)
+        }
+        let cases: [(String, [String], Bool)] = [
+            ("all ascending", ascending, false),
+            ("a prefix before its extension", ["ab", "abc", "abd", "b"], false),
+            ("an extension before its prefix", ["abc", "ab"], false),
+            ("the last name again", ascending + ["r02999"], true),
+            ("the last name again, escaped", ascending + [#"r0299\u0039"#], true),
+            ("an early name again, after many", ascending + ["r00007"], true),
+            ("an early name again, after a few", Array(ascending[..<20]) + ["r00003"], true),
+            ("out of order, then a duplicate later", ascending + ["a", "q", "r01500"], true),
+            ("out of order, no duplicate", ascending + ["a", "q", "z"], false),
+            ("descending", ascending.reversed(), false),
+            ("descending, then a duplicate", ascending.reversed() + ["r00100"], true),
+            ("an empty name first, then again", ["", "a", ""], true),
+        ]
+        for (context, names, duplicate) in cases {
+            let input = document(names)
+            let same = Self.compare(rules, input, context: context)
+            #expect(same, "\(context)")
+            let whole = Result { () throws(ReshapeError) in try rules.applyWholeTree(to: input) }
+            if case .failure(let error) = whole {
+                #expect(duplicate && error.message.contains("duplicate member name"), "\(context): \(error)")
+            } else {
+                #expect(!duplicate, "\(context): no error from the whole tree")
+            }
+        }
+    }
+
     /// Rule lists at the edges of the text fast path, on keyed payloads with the records that
     /// make it give up (an empty record, one with the id already, a colliding name, a blank id).
     @Test(arguments: [

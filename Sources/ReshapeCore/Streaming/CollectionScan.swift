@@ -36,8 +36,13 @@ final class CollectionScan {
     private(set) var root: Node? = nil
     /// Where the collection's text starts and ends (past its closer).
     private(set) var textRange: Range<Int> = 0..<0
-    /// The records' names seen so far, to refuse duplicates.
+    /// The records' names seen so far, to refuse duplicates: while they ascend, the last of them
+    /// (`ascending`, `lastName`), then a table (`names`); see `JSONParser.checkCollectionName`.
     fileprivate var names = RecordNames()
+    fileprivate var ascending = true
+    fileprivate var lastName: [UInt8] = []
+    /// Names met while they ascended.
+    fileprivate var seen = 0
 
     init(chain: [[UInt8]], onRecord: @escaping (RecordSlice) throws(ReshapeError) -> Void) {
         self.chain = chain
@@ -107,26 +112,7 @@ extension JSONParser {
                 keyBuffer.removeAll()
                 if span.hasEscapes { Self.decodeEscapes(text, span, into: &keyBuffer) }
                 let name = span.hasEscapes ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
-                let membersStart = scan.textRange.lowerBound + 1
-                if scan.names.count == RecordNames.sampleSize {
-                    // Sized once for the records the collection's length promises: growing reads
-                    // every name so far again, which would cost most of another scan.
-                    let expected = RecordNames.expectedCount(
-                        sampled: scan.names.count, sampleBytes: span.start - membersStart, totalBytes: text.count - membersStart)
-                    let capacity = RecordNames.capacity(for: expected, from: scan.names.slots.count, maxBytes: max(4 << 20, text.count / 64))
-                    if capacity > scan.names.slots.count {
-                        scan.names = rehashCollectionNames(from: membersStart, before: span.start - 1, capacity: capacity, reread: scan.reread)
-                    }
-                }
-                if scan.names.isFull {
-                    scan.names = rehashCollectionNames(
-                        from: membersStart, before: span.start - 1, capacity: scan.names.slots.count * 4, reread: scan.reread)
-                }
-                if !scan.names.insert(hash: RecordNames.hash(name)),
-                    collectionHasName(name, from: membersStart, before: span.start - 1, reread: scan.reread)
-                {
-                    throw failure(at: span.start, "duplicate member name")
-                }
+                try checkCollectionName(name, at: span.start, scan: scan)
                 skipWhitespace()
                 guard index < text.count, text[index] == UInt8(ascii: ":") else { throw failure(at: index, "expected ':'") }
                 index += 1
@@ -146,6 +132,73 @@ extension JSONParser {
             index += 1
             scan.ended(at: index)
             return
+        }
+    }
+
+    /// Refuses the collection's member `name` (decoded; its opening quote is just before `start`)
+    /// when an earlier member has it, as the whole tree does.
+    ///
+    /// While names come in strictly ascending byte order, none can repeat an earlier one, and only
+    /// the last is kept: Firebase answers with its keys sorted, and push ids sort as they were made.
+    /// That saves a hash table lookup per record, a cache miss each in a collection of many records.
+    /// The first name out of order fills the table with the names before it, read again from
+    /// the input (once per collection), and the table decides from then on.
+    private func checkCollectionName(
+        _ name: UnsafeRawBufferPointer, at start: Int, scan: CollectionScan
+    ) throws(ReshapeError) {
+        let membersStart = scan.textRange.lowerBound + 1
+        if scan.ascending {
+            scan.seen += 1
+            if scan.seen == 1 || Self.ascends(from: scan.lastName, to: name) {
+                scan.lastName.removeAll(keepingCapacity: true)
+                scan.lastName.append(contentsOf: name)
+                return
+            }
+            scan.ascending = false
+            scan.lastName = []
+            // As many names as the sample below would have seen: size the table now.
+            let capacity =
+                scan.seen - 1 >= RecordNames.sampleSize
+                ? collectionNamesCapacity(sampled: scan.seen - 1, before: start, scan: scan) : scan.names.slots.count
+            scan.names = rehashCollectionNames(from: membersStart, before: start - 1, capacity: capacity, reread: scan.reread)
+        }
+        if scan.names.count == RecordNames.sampleSize {
+            // Sized once for the records the collection's length promises: growing reads
+            // every name so far again, which would cost most of another scan.
+            let capacity = collectionNamesCapacity(sampled: scan.names.count, before: start, scan: scan)
+            if capacity > scan.names.slots.count {
+                scan.names = rehashCollectionNames(from: membersStart, before: start - 1, capacity: capacity, reread: scan.reread)
+            }
+        }
+        if scan.names.isFull {
+            scan.names = rehashCollectionNames(
+                from: membersStart, before: start - 1, capacity: scan.names.slots.count * 4, reread: scan.reread)
+        }
+        if !scan.names.insert(hash: RecordNames.hash(name)),
+            collectionHasName(name, from: membersStart, before: start - 1, reread: scan.reread)
+        {
+            throw failure(at: start, "duplicate member name")
+        }
+    }
+
+    /// The table's slots for the records the collection's length promises, judged from the
+    /// `sampled` names before `start`.
+    private func collectionNamesCapacity(sampled: Int, before start: Int, scan: CollectionScan) -> Int {
+        let membersStart = scan.textRange.lowerBound + 1
+        let expected = RecordNames.expectedCount(
+            sampled: sampled, sampleBytes: start - membersStart, totalBytes: text.count - membersStart)
+        return RecordNames.capacity(for: expected, from: scan.names.slots.count, maxBytes: max(4 << 20, text.count / 64))
+    }
+
+    /// Whether `name` comes strictly after `last` in byte order (a longer name after its prefix).
+    static func ascends(from last: [UInt8], to name: UnsafeRawBufferPointer) -> Bool {
+        last.withUnsafeBytes { last in
+            let shared = min(last.count, name.count)
+            guard shared > 0, let lastBase = last.baseAddress, let nameBase = name.baseAddress else {
+                return name.count > last.count
+            }
+            let order = memcmp(nameBase, lastBase, shared)
+            return order > 0 || (order == 0 && name.count > last.count)
         }
     }
 
