@@ -128,12 +128,14 @@ static int remove_entry(const char *path, const struct stat *info, int type, str
 
 /* A fresh directory under the test's temporary root. */
 static void make_dir(char *path, size_t size, const char *name) {
-    snprintf(path, size, "%s/%s", temp_root, name);
+    int length = snprintf(path, size, "%s/%s", temp_root, name);
+    CHECK(length >= 0 && (size_t)length < size, "path too long: %s/%s", temp_root, name);
     CHECK(mkdir(path, 0755) == 0, "mkdir %s: %s", path, strerror(errno));
 }
 
 static void path_in(char *path, size_t size, const char *dir, const char *name) {
-    snprintf(path, size, "%s/%s", dir, name);
+    int length = snprintf(path, size, "%s/%s", dir, name);
+    CHECK(length >= 0 && (size_t)length < size, "path too long: %s/%s", dir, name);
 }
 
 /* A new folder `name` under the test's root, and the paths of in.json and out.json in it (each
