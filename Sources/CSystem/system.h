@@ -4,12 +4,15 @@
 #ifndef RESHAPE_CSYSTEM_H
 #define RESHAPE_CSYSTEM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __linux__
 /* glibc's and musl's declaration (fcntl.h, _GNU_SOURCE), repeated: this header cannot define
  * _GNU_SOURCE for a fcntl.h that Swift's Glibc module has already built without it. */
 extern int sync_file_range(int fd, int64_t offset, int64_t count, unsigned int flags);
+/* sched.h's, with the mask as bytes: cpu_set_t, too, is declared only under _GNU_SOURCE. */
+extern int sched_getaffinity(int pid, size_t size, void *mask);
 #endif
 
 /* Asks the system to start writing the file's bytes [offset, offset + count) to disk, without
@@ -22,6 +25,20 @@ static inline int csystem_start_writeback(int fd, int64_t offset, int64_t count)
     (void)fd;
     (void)offset;
     (void)count;
+    return 0;
+#endif
+}
+
+/* The number of CPUs this process may run on (its affinity mask, as nproc counts them), or 0 when
+ * the system does not say (then count the CPUs online). */
+static inline int csystem_allowed_cpu_count(void) {
+#ifdef __linux__
+    unsigned long mask[16] = {0}; /* 1,024 CPUs, as glibc's cpu_set_t */
+    if (sched_getaffinity(0, sizeof mask, mask) != 0) return 0;
+    int count = 0;
+    for (size_t word = 0; word < sizeof mask / sizeof mask[0]; word++) count += __builtin_popcountl(mask[word]);
+    return count;
+#else
     return 0;
 #endif
 }

@@ -22,6 +22,8 @@ final class RecordStream {
     private let pretty: Bool
     private let lines: Bool
     private let settings: StreamSettings
+    /// `settings.resolvedJobs`, asked once: glibc reads it from /sys on every call.
+    private let jobs: Int
     private let sink: OutputSink
     private var output: OutputSink
     private var intermediate: BufferSink? = nil
@@ -66,6 +68,7 @@ final class RecordStream {
         self.pretty = options.contains(.pretty)
         self.lines = options.contains(.outputLines)
         self.settings = settings
+        self.jobs = settings.resolvedJobs
         self.sink = sink
         self.output = sink
     }
@@ -162,7 +165,6 @@ final class RecordStream {
         batch = spare.popLast() ?? RecordBatch(sequence: submitted)
         batch.reuse(as: submitted)
         batchStart = current.inputEnd
-        let jobs = settings.resolvedJobs
         if jobs > 1 && pool == nil {
             // This thread is one of the jobs: it reads the records, and reshapes queued batches
             // while it waits for output (see `WorkerPool.take`).
@@ -176,7 +178,7 @@ final class RecordStream {
             return
         }
         pool.submit(current)
-        while submitted - written >= settings.resolvedJobs * 3 {
+        while submitted - written >= jobs * 3 {
             let done = next()
             try write(done)
             spare.append(done)

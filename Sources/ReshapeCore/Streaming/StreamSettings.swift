@@ -1,3 +1,4 @@
+internal import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -40,9 +41,13 @@ public struct StreamSettings: Sendable {
         self.skippedLine = skippedLine
     }
 
-    /// The number of threads to use: `jobs`, or the number of cores online for 0.
-    var resolvedJobs: Int {
+    /// The number of threads to use: `jobs`, or for 0 the number of cores this process may run on
+    /// (its CPU affinity, as `nproc` counts them; else the cores online). Asks the system each
+    /// time: a stream resolves it once, when it starts.
+    package var resolvedJobs: Int {
         if jobs > 0 { return jobs }
+        let allowed = Int(csystem_allowed_cpu_count())
+        if allowed > 0 { return allowed }
         return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 }
