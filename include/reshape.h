@@ -388,7 +388,9 @@ typedef struct reshape_file_options {
  *
  * out_path is replaced only on success, all at once (through a temporary file in its directory,
  * renamed over it): it keeps its permissions, owner and group, and a symbolic link's target is
- * replaced. On failure it is untouched. A device or a pipe ("/dev/null") is written as it comes.
+ * replaced. On failure it is untouched. A device or a pipe ("/dev/null") is written as it comes,
+ * and so is a descriptor the process has open named by "/dev/stdout", "/dev/fd/N" or
+ * "/proc/self/fd/N" (at its position: a file opened for appending is appended to, not replaced).
  * flags: as for reshape_apply().
  * options: may be NULL (the defaults: one thread per core, no progress).
  * err: may be NULL.

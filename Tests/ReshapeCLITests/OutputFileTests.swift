@@ -111,6 +111,35 @@ import Testing
         symlink(loop, loop)
         #expect(try setup.reshape(to: loop).stderr.hasSuffix(": Too many levels of symbolic links\n"))
     }
+
+    /// `/dev/stdout`, `/dev/fd/N` and `/proc/self/fd/N` name a descriptor the command has open:
+    /// a pipe is written as the output comes, and a file opened for appending is appended to,
+    /// never replaced (its link names the file, which a rename would have wiped).
+    @Test func descriptorPathsWriteToTheDescriptor() throws {
+        let setup = try Setup()
+        for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+            let outcome = try setup.reshape(to: name)
+            #expect(outcome.status == 0, "\(name): \(outcome.stderr)")
+            #expect(String(decoding: outcome.stdout, as: UTF8.self) == #"{"k":[1]}"#, "\(name)")
+        }
+        let log = setup.directory.appendingPathComponent("log.txt")
+        try Data("earlier line\n".utf8).write(to: log)
+        let appending = open(log.path, O_WRONLY | O_APPEND)
+        #expect(appending >= 0)
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["--rules", setup.rules.path, "-o", "/dev/stdout", "-"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle(fileDescriptor: appending, closeOnDealloc: true)
+        try process.run()
+        input.fileHandleForWriting.write(Data("[2]".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try setup.contents("log.txt") == "earlier line\n" + #"{"k":[2]}"#)
+        #expect(try setup.listing() == ["log.txt", "rules.json"])
+    }
 }
 
 /// The help's examples name files that exist (issue 8, row 13).

@@ -12,8 +12,9 @@ import Musl
 /// link its target is replaced (the link stays a link). When the owner cannot be kept (another
 /// user's file in a directory we may write), the finished temporary file is copied into the file
 /// instead, which keeps everything about it. Devices and pipes (`/dev/null`) are written as they
-/// come, as a shell redirection would. A second hard link to the file keeps the old contents after
-/// a rename.
+/// come, as a shell redirection would, and so is a descriptor named by `/dev/stdout`, `/dev/fd/N`
+/// or `/proc/self/fd/N` (at its position: after `>> log`, appended). A second hard link to the
+/// file keeps the old contents after a rename.
 final class ReplacedFile {
     /// Where the output is written until `commit`.
     let descriptor: Int32
@@ -25,7 +26,18 @@ final class ReplacedFile {
 
     /// Opens the output for `path`. Throws `invalid_argument` with the system's words.
     init(path: String) throws(ReshapeError) {
-        let target = try Self.resolvedTarget(path, named: path)
+        let target: String
+        switch try Self.resolvedTarget(path, named: path) {
+        case .descriptor(let open):
+            // `/dev/stdout` and the like: that descriptor itself, written at its position as the
+            // output comes (after `>> log`, appended), never replaced.
+            let descriptor = fcntl(open, F_DUPFD_CLOEXEC, 0)
+            guard descriptor >= 0 else { throw Self.failure(path, errno) }
+            (self.target, self.descriptor, temporary, copyInto) = (path, descriptor, nil, false)
+            return
+        case .path(let resolved):
+            target = resolved
+        }
         self.target = target
         var existing = stat()
         let exists = lstat(target, &existing) == 0
@@ -118,13 +130,24 @@ final class ReplacedFile {
         guard fsync(output) == 0 else { throw Self.failure(path, errno) }
     }
 
+    /// Where the output goes.
+    private enum Target {
+        /// A file, which may not exist yet.
+        case path(String)
+        /// A descriptor this process has open, named by `/dev/stdout`, `/dev/fd/N` or
+        /// `/proc/self/fd/N`: its link names a pipe (`pipe:[N]`) or a file opened for appending
+        /// just as well, neither of which is to be replaced.
+        case descriptor(Int32)
+    }
+
     /// The path to write: `path`, or the file its chain of symbolic links ends at (which may not
-    /// exist yet).
-    private static func resolvedTarget(_ path: String, named name: String) throws(ReshapeError) -> String {
+    /// exist yet), or the open descriptor it names.
+    private static func resolvedTarget(_ path: String, named name: String) throws(ReshapeError) -> Target {
         var current = path
         for _ in 0..<40 {
+            if let descriptor = openDescriptor(named: current) { return .descriptor(descriptor) }
             var info = stat()
-            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return .path(current) }
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let length = readlink(current, &buffer, buffer.count - 1)
             guard length >= 0 else { throw failure(name, errno) }
@@ -138,6 +161,20 @@ final class ReplacedFile {
             }
         }
         throw failure(name, ELOOP)
+    }
+
+    /// N, when `path` is `/dev/fd/N`, `/proc/self/fd/N`, `/proc/thread-self/fd/N` or
+    /// `/proc/PID/fd/N` with this process's PID, and N is open.
+    private static func openDescriptor(named path: String) -> Int32? {
+        let bytes = Array(path.utf8)
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")), slash + 1 < bytes.count, bytes.count - slash <= 10,
+            bytes[(slash + 1)...].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        let folder = String(decoding: bytes[..<slash], as: UTF8.self)
+        guard ["/dev/fd", "/proc/self/fd", "/proc/thread-self/fd", "/proc/\(getpid())/fd"].contains(folder) else { return nil }
+        let number = bytes[(slash + 1)...].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        guard number <= Int(Int32.max), fcntl(Int32(number), F_GETFD) >= 0 else { return nil }
+        return Int32(number)
     }
 
     static func failure(_ path: String, _ code: Int32) -> ReshapeError {

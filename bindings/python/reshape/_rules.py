@@ -462,7 +462,8 @@ class Rules:
                 * A path is replaced only on success, all at once (through a temporary file in its
                   directory): it keeps its permissions, owner and group, and a symbolic link's target
                   is replaced. On failure it is untouched. A device or a pipe (``/dev/null``) is
-                  written as the output comes.
+                  written as the output comes, and so is an open descriptor named by
+                  ``/dev/stdout``, ``/dev/fd/N`` or ``/proc/self/fd/N`` (at its position).
                 * A file or socket object (``open(..., "wb")``, ``sys.stdout.buffer``,
                   ``socket.makefile("wb")``) is flushed, then its descriptor is written at its
                   position, as the output comes: **on failure it may have received a prefix of the
