@@ -372,7 +372,7 @@ typedef int (*reshape_progress_fn)(uint64_t bytes_done, uint64_t bytes_total, vo
 
 typedef struct reshape_file_options {
     unsigned version;              /* RESHAPE_FILE_OPTIONS_VERSION; set by the initializer */
-    unsigned jobs;                 /* 0: one per core */
+    unsigned jobs;                 /* 0: one per core; at most 64 run */
     reshape_progress_fn progress;  /* may be NULL; a nonzero return cancels */
     void *progress_data;
 } reshape_file_options;

@@ -30,7 +30,7 @@ struct ApplyCommand: ParsableCommand {
     @Flag(name: .long, help: "Let the last of duplicate member names win instead of failing.")
     var allowDuplicateKeys = false
 
-    @Option(name: .long, help: ArgumentHelp("Reshape records on N threads (default, or 0: one per core).", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Reshape records on N threads (default, or 0: one per core; at most 64).", valueName: "N"))
     var jobs: Int? = nil
 
     @Flag(name: .long, inversion: .prefixedNo, help: "Show progress on standard error (default: when it is a terminal and the input is over 50 MB).")

@@ -8,7 +8,12 @@ import Musl
 /// How a streaming `apply` runs: threads, progress, and what to do with invalid JSON Lines.
 public struct StreamSettings: Sendable {
     /// Threads that reshape records; 0 means one per core. Output is the same for any number.
+    /// At most ``maxJobs`` run: a larger number runs that many.
     public var jobs: Int
+    /// The most threads a stream runs. One thread reads the records for all the others, and
+    /// keeps more than a few busy on no machine; each thread holds about three batches of half
+    /// a megabyte in flight, so the bound also bounds memory.
+    public static let maxJobs = 64
     /// Called from the calling thread with the input bytes done and the total, as the work goes
     /// on; returning false cancels the run (`cancelled`).
     public var progress: (@Sendable (_ done: Int, _ total: Int) -> Bool)?
@@ -42,12 +47,12 @@ public struct StreamSettings: Sendable {
     }
 
     /// The number of threads to use: `jobs`, or for 0 the number of cores this process may run on
-    /// (its CPU affinity, as `nproc` counts them; else the cores online). Asks the system each
-    /// time: a stream resolves it once, when it starts.
+    /// (its CPU affinity, as `nproc` counts them; else the cores online); at most ``maxJobs``.
+    /// Asks the system each time: a stream resolves it once, when it starts.
     package var resolvedJobs: Int {
-        if jobs > 0 { return jobs }
+        if jobs > 0 { return min(jobs, Self.maxJobs) }
         let allowed = Int(csystem_allowed_cpu_count())
-        if allowed > 0 { return allowed }
-        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let cores = allowed > 0 ? allowed : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        return min(max(1, cores), Self.maxJobs)
     }
 }

@@ -83,11 +83,12 @@ final class WorkerPool: @unchecked Sendable {
                 pool.loop()
                 return nil
             }, context)
-            if started == 0 {
-                threads.append(thread)
-            } else {
+            guard started == 0 else {
+                // The system has no more threads to give: work with those it gave.
                 Unmanaged<WorkerPool>.fromOpaque(context).release()
+                break
             }
+            threads.append(thread)
         }
     }
 

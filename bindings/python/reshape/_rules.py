@@ -473,8 +473,8 @@ class Rules:
                 * Any other file object (io.BytesIO, gzip.GzipFile, wrappers) receives the whole
                   output with ``write()``, on success only.
 
-            jobs: threads that reshape records; None (the default) is one per core. The output is
-                the same for any number.
+            jobs: threads that reshape records; None (the default) is one per core. At most 64
+                run: a larger number runs 64. The output is the same for any number.
             progress: called on the calling thread as ``progress(bytes_done, bytes_total)``, about
                 every half megabyte of input and once at the end with ``bytes_done == bytes_total``;
                 ``bytes_total`` is the input's size from its starting position. Its return value
