@@ -387,7 +387,8 @@ typedef struct reshape_file_options {
  * bytes as reshape_apply() on the file's contents, or the same error.
  *
  * out_path is replaced only on success, all at once (through a temporary file in its directory,
- * renamed over it): it keeps its permissions, owner and group, and a symbolic link's target is
+ * renamed over it; on Linux it has no name until then, so a process killed half-way leaves no
+ * file behind): it keeps its permissions, owner and group, and a symbolic link's target is
  * replaced. On failure it is untouched. A device or a pipe ("/dev/null") is written as it comes,
  * and so is a descriptor the process has open named by "/dev/stdout", "/dev/fd/N" or
  * "/proc/self/fd/N" (at its position: a file opened for appending is appended to, not replaced).

@@ -4,6 +4,8 @@
 #ifndef RESHAPE_CSYSTEM_H
 #define RESHAPE_CSYSTEM_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +42,21 @@ static inline int csystem_allowed_cpu_count(void) {
     return count;
 #else
     return 0;
+#endif
+}
+
+/* Opens a new file without a name in `directory` for writing (O_TMPFILE), which the system
+ * deletes when it is closed, or when the process ends however it ends, unless it is given a name
+ * first (linkat through /proc/self/fd). Returns the descriptor, or -1 with errno set, EOPNOTSUPP
+ * where the system or the file system cannot. */
+static inline int csystem_open_unnamed(const char *directory, unsigned mode) {
+#if defined(__linux__) && !defined(__alpha__) && !defined(__hppa__) && !defined(__sparc__)
+    return open(directory, 020000000 /* __O_TMPFILE */ | O_DIRECTORY | O_WRONLY | O_CLOEXEC, mode);
+#else
+    (void)directory;
+    (void)mode;
+    errno = EOPNOTSUPP;
+    return -1;
 #endif
 }
 

@@ -42,4 +42,42 @@ import Testing
             #expect(written == expected, "jobs \(jobs)")
         }
     }
+
+    /// While the output is being written, its temporary file has no name in the folder (so a
+    /// process killed half-way leaves nothing behind), and it gets one only to be renamed over
+    /// the file on success.
+    @Test func theTemporaryOutputHasNoNameWhileItIsWritten() throws {
+        let rules = try Rules(json: #"[{"op": "keyedToArray", "idKey": "id"}]"#)
+        let input = Self.payload()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reshape-unnamed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputPath = folder.appendingPathComponent("in.json").path
+        let outputPath = folder.appendingPathComponent("out.json").path
+        try Data(input).write(to: URL(fileURLWithPath: inputPath))
+        try Data("old contents".utf8).write(to: URL(fileURLWithPath: outputPath))
+        let listings = Listings()
+        for cancel in [true, false] {
+            var settings = StreamSettings(jobs: 2)
+            settings.progress = { done, total in
+                listings.add(try? FileManager.default.contentsOfDirectory(atPath: folder.path).sorted())
+                return !(cancel && done < total)
+            }
+            let result = Result { () throws(ReshapeError) in try rules.applyFile(inputPath, to: outputPath, settings: settings) }
+            if cancel {
+                #expect(throws: ReshapeError.self) { try result.get() }
+                #expect(try String(contentsOfFile: outputPath, encoding: .utf8) == "old contents")
+            } else {
+                #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: outputPath))) == rules.apply(to: input))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["in.json", "out.json"])
+        }
+        #expect(listings.all.count > 2)
+        #expect(listings.all.allSatisfy { $0 == ["in.json", "out.json"] }, "\(listings.all)")
+    }
+
+    final class Listings: @unchecked Sendable {
+        private(set) var all: [[String]?] = []
+        func add(_ listing: [String]?) { all.append(listing) }
+    }
 }

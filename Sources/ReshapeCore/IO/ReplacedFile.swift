@@ -1,3 +1,4 @@
+internal import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,7 +8,9 @@ import Musl
 /// An output file replaced only when reshaping succeeds, and then all at once.
 ///
 /// The bytes go to a temporary file in the file's directory, renamed over it on `commit`, so a
-/// failure never leaves a partial file. What a user expects of a file they named is kept: an
+/// failure never leaves a partial file. Where the system allows, that file has no name until
+/// `commit` (`O_TMPFILE`): a process killed half-way (Ctrl-C, `kill`, out of memory) leaves
+/// nothing behind, as the system deletes a file without a name when it is closed. What a user expects of a file they named is kept: an
 /// existing file keeps its permissions and its owner and group, and when the path is a symbolic
 /// link its target is replaced (the link stays a link). When the owner cannot be kept (another
 /// user's file in a directory we may write), the finished temporary file is copied into the file
@@ -19,10 +22,20 @@ final class ReplacedFile {
     /// Where the output is written until `commit`.
     let descriptor: Int32
     private let target: String
-    private let temporary: String?
+    private let staging: Staging
     /// Copy the temporary file into `target` on commit instead of renaming it.
     private let copyInto: Bool
     private var finished = false
+
+    /// Where the bytes wait for `commit`.
+    private enum Staging {
+        /// Written in place: a device, a pipe, an open descriptor.
+        case none
+        /// A temporary file named `path`.
+        case named(String)
+        /// A file without a name, named `prefix` and a random suffix on `commit`, then renamed.
+        case unnamed(prefix: String)
+    }
 
     /// Opens the output for `path`. Throws `invalid_argument` with the system's words.
     init(path: String) throws(ReshapeError) {
@@ -33,7 +46,7 @@ final class ReplacedFile {
             // output comes (after `>> log`, appended), never replaced.
             let descriptor = fcntl(open, F_DUPFD_CLOEXEC, 0)
             guard descriptor >= 0 else { throw Self.failure(path, errno) }
-            (self.target, self.descriptor, temporary, copyInto) = (path, descriptor, nil, false)
+            (self.target, self.descriptor, staging, copyInto) = (path, descriptor, .none, false)
             return
         case .path(let resolved):
             target = resolved
@@ -45,17 +58,27 @@ final class ReplacedFile {
         if exists && (existing.st_mode & S_IFMT) != S_IFREG {
             let descriptor = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
             guard descriptor >= 0 else { throw Self.failure(path, errno) }
-            (self.descriptor, temporary, copyInto) = (descriptor, nil, false)
+            (self.descriptor, staging, copyInto) = (descriptor, .none, false)
             return
         }
         let slash = target.utf8.lastIndex(of: UInt8(ascii: "/"))
-        let directory = slash.map { String(target[..<$0]) } ?? "."
+        let folder = slash.map { String(target[..<$0]) } ?? "."
+        let directory = folder.isEmpty ? "/" : folder
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        var template = Array(((directory.isEmpty ? "/" : directory) + "/." + name + ".reshape-XXXXXX").utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw Self.failure(path, errno) }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let prefix = directory + "/." + name + ".reshape-"
+        let descriptor: Int32
+        let staging: Staging
+        // Naming it on commit goes through /proc/self/fd: without /proc, a named file from the start.
+        let unnamed = access("/proc/self/fd", X_OK) == 0 ? csystem_open_unnamed(directory, 0o600) : -1
+        if unnamed >= 0 {
+            (descriptor, staging) = (unnamed, .unnamed(prefix: prefix))
+        } else {
+            var template = Array((prefix + "XXXXXX").utf8CString)
+            descriptor = mkstemp(&template)
+            guard descriptor >= 0 else { throw Self.failure(path, errno) }
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            staging = .named(String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         var otherOwner = false
         let mode: mode_t
         if exists {
@@ -71,10 +94,10 @@ final class ReplacedFile {
         guard fchmod(descriptor, mode) == 0 else {
             let code = errno
             close(descriptor)
-            unlink(temporary)
+            if case .named(let temporary) = staging { unlink(temporary) }
             throw Self.failure(path, code)
         }
-        (self.descriptor, self.temporary, copyInto) = (descriptor, temporary, otherOwner)
+        (self.descriptor, self.staging, copyInto) = (descriptor, staging, otherOwner)
     }
 
     deinit {
@@ -82,33 +105,53 @@ final class ReplacedFile {
     }
 
     /// True when `commit` syncs what was written to disk (a temporary file, not a device).
-    var syncsOnCommit: Bool { temporary != nil }
+    var syncsOnCommit: Bool {
+        if case .none = staging { return false }
+        return true
+    }
 
     /// Makes the output the file's contents.
     func commit(path: String) throws(ReshapeError) {
         guard !finished else { return }
         finished = true
-        guard let temporary else {
+        if case .none = staging {
             guard close(descriptor) == 0 else { throw Self.failure(path, errno) }
             return
         }
+        var temporary: String? = nil
+        if case .named(let named) = staging { temporary = named }
+        var open = true
         do throws(ReshapeError) {
             guard fsync(descriptor) == 0 else { throw Self.failure(path, errno) }
             if copyInto {
                 try copyContents(path: path)
-                unlink(temporary)
+                if let temporary { unlink(temporary) }
                 close(descriptor)
                 return
             }
-            guard close(descriptor) == 0 else {
-                unlink(temporary)
-                throw Self.failure(path, errno)
-            }
-            guard rename(temporary, target) == 0 else { throw Self.failure(path, errno) }
+            if case .unnamed(let prefix) = staging { temporary = try name(prefix: prefix, path: path) }
+            open = false
+            guard close(descriptor) == 0 else { throw Self.failure(path, errno) }
+            guard let temporary, rename(temporary, target) == 0 else { throw Self.failure(path, errno) }
         } catch {
-            unlink(temporary)
+            // Closed once only: another thread may already have the number again.
+            if open { close(descriptor) }
+            if let temporary { unlink(temporary) }
             throw error
         }
+    }
+
+    /// Gives the file without a name a name, `prefix` and six random characters, for the rename.
+    private func name(prefix: String, path: String) throws(ReshapeError) -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            let suffix = (0..<6).map { _ in letters[Int(generator.next(upperBound: UInt64(letters.count)))] }
+            let candidate = prefix + String(decoding: suffix, as: UTF8.self)
+            if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, candidate, AT_SYMLINK_FOLLOW) == 0 { return candidate }
+            guard errno == EEXIST else { throw Self.failure(path, errno) }
+        }
+        throw Self.failure(path, EEXIST)
     }
 
     /// Leaves the file as it was.
@@ -116,7 +159,7 @@ final class ReplacedFile {
         guard !finished else { return }
         finished = true
         close(descriptor)
-        if let temporary { unlink(temporary) }
+        if case .named(let temporary) = staging { unlink(temporary) }
     }
 
     private func copyContents(path: String) throws(ReshapeError) {
