@@ -460,8 +460,9 @@ class Rules:
             dst: the output: a path, or a binary file object.
 
                 * A path is replaced only on success, all at once (through a temporary file in its
-                  directory, without a name until then: a killed process leaves nothing behind): it keeps its permissions, owner and group, and a symbolic link's target
-                  is replaced. On failure it is untouched. A device or a pipe (``/dev/null``) is
+                  directory, without a name until then: a killed process leaves nothing behind):
+                  it keeps its permissions, owner and group, and a symbolic link's target is
+                  replaced. On failure it is untouched. A device or a pipe (``/dev/null``) is
                   written as the output comes, and so is an open descriptor named by
                   ``/dev/stdout``, ``/dev/fd/N`` or ``/proc/self/fd/N`` (at its position).
                 * A file or socket object (``open(..., "wb")``, ``sys.stdout.buffer``,
