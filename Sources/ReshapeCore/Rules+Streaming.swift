@@ -17,7 +17,8 @@ extension Rules {
             return
         }
         guard !options.contains(.allowDuplicateKeys), plan.streamsAnything, input.count >= settings.minimumStreamBytes else {
-            let output = try reshapeWhole(input, options: options)
+            // Progress follows the reading of the input; the rules then run before the last report.
+            let output = try reshapeWhole(input, options: options, progress: settings.progress.map { report in { report($0, input.count) } })
             try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
             return
         }

@@ -169,23 +169,28 @@ public struct Rules: Sendable {
         to input: [UInt8], options: ApplyOptions, forcingRawDepth rawDepth: Int?
     ) throws(ReshapeError) -> [UInt8] {
         try input.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in
-            try reshape(bytes, options: options, rawDepth: rawDepth).toArray()
+            try reshape(bytes, options: options, rawDepth: rawDepth, progress: nil).toArray()
         }
     }
 
     /// The whole-tree engine: parse everything, run every rule, write.
-    func reshapeWhole(_ input: UnsafeRawBufferPointer, options: ApplyOptions) throws(ReshapeError) -> ByteBuffer {
+    /// - Parameter progress: told how far reading the input has come, as `JSONParser.progress`;
+    ///   false cancels.
+    func reshapeWhole(
+        _ input: UnsafeRawBufferPointer, options: ApplyOptions, progress: ((Int) -> Bool)? = nil
+    ) throws(ReshapeError) -> ByteBuffer {
         // Pretty output re-indents everything, so raw text would only be read twice.
-        try reshape(input, options: options, rawDepth: options.contains(.pretty) ? nil : rawDepth)
+        try reshape(input, options: options, rawDepth: options.contains(.pretty) ? nil : rawDepth, progress: progress)
     }
 
     private func reshape(
-        _ input: UnsafeRawBufferPointer, options: ApplyOptions, rawDepth: Int?
+        _ input: UnsafeRawBufferPointer, options: ApplyOptions, rawDepth: Int?, progress: ((Int) -> Bool)?
     ) throws(ReshapeError) -> ByteBuffer {
         try check(options)
         let limits = limits.resolved(inputBytes: input.count)
         let root = try JSONParser.parse(
-            input, allowDuplicateKeys: options.contains(.allowDuplicateKeys), rawDepth: rawDepth, maxDepth: limits.maxDepth)
+            input, allowDuplicateKeys: options.contains(.allowDuplicateKeys), rawDepth: rawDepth, maxDepth: limits.maxDepth,
+            progress: progress)
         let document = Document(root: root, inputBytes: input.count, limits: limits)
         return try finish(document, range: operations.indices, options: options)
     }

@@ -76,6 +76,38 @@ import Testing
         #expect(listings.all.allSatisfy { $0 == ["in.json", "out.json"] }, "\(listings.all)")
     }
 
+    /// Progress comes about every half megabyte however the document is reshaped: streamed,
+    /// streamed and then whole (a rule that needs the whole document), or whole from the start
+    /// (no collection where the rules expect one), never going back, ending at the total.
+    @Test func progressIsReportedWhateverRoute() throws {
+        let input = Self.payload()
+        let array = Array(("[" + (0..<40_000).map { #"{"n": \#($0), "pad": "\#(String(repeating: "y", count: 100))"}"# }
+            .joined(separator: ",") + "]").utf8)
+        let cases: [(String, String, [UInt8])] = [
+            ("streamed", #"[{"op": "keyedToArray", "idKey": "id"}]"#, input),
+            ("hybrid", #"[{"op": "keyedToArray", "idKey": "id"}, {"op": "remove", "path": "$[-1]"}]"#, input),
+            ("whole, no collection", #"[{"op": "keyedToArray", "idKey": "id"}]"#, array),
+            ("whole, duplicates allowed", #"[{"op": "keyedToArray", "idKey": "id"}]"#, input),
+        ]
+        for (name, spec, document) in cases {
+            let rules = try Rules(json: spec)
+            let reports = Listings()
+            var settings = StreamSettings(jobs: 2)
+            settings.progress = { done, total in
+                reports.add(["\(done)", "\(total)"])
+                return true
+            }
+            let options: ApplyOptions = name.contains("duplicates") ? [.allowDuplicateKeys] : []
+            let output = try rules.apply(to: document, options: options, settings: settings)
+            #expect(output == (try rules.applyWholeTree(to: document, options: options)), "\(name)")
+            let done = reports.all.compactMap { $0.flatMap { Int($0[0]) } }
+            let totals = Set(reports.all.compactMap { $0.flatMap { Int($0[1]) } })
+            #expect(done.count >= document.count >> 20, "\(name): \(done.count) reports for \(document.count) bytes")
+            #expect(done == done.sorted(), "\(name): went back: \(done)")
+            #expect(totals == [document.count], "\(name)")
+        }
+    }
+
     final class Listings: @unchecked Sendable {
         private(set) var all: [[String]?] = []
         func add(_ listing: [String]?) { all.append(listing) }

@@ -576,6 +576,36 @@ static void test_cancellation_and_progress(void) {
         free(received.data);
     }
 
+    /* A document reshaped whole (here: duplicate names allowed, which never streams) reports its
+       progress while it is read, and cancels there too. */
+    {
+        progress_log log = {PROGRESS_MAGIC, 0, 1, 0, 0, 0, 0, 0, 0};
+        reshape_file_options options = RESHAPE_FILE_OPTIONS_INIT;
+        options.progress = record_progress;
+        options.progress_data = &log;
+        reshape_error err;
+        write_text(out_path, old);
+        check_cancelled("whole document cancelled",
+                        reshape_apply_file(rules, in_path, out_path, RESHAPE_ALLOW_DUPLICATE_KEYS, &options, &err), &err);
+        CHECK(log.calls == 1 && log.last_done < length, "whole document cancelled: %d calls, at %llu of %zu bytes",
+              log.calls, (unsigned long long)log.last_done, length);
+        CHECK(file_equals(out_path, old, strlen(old)), "whole document cancelled: the output file changed");
+        CHECK(temporaries_in(dir) == 0, "whole document cancelled: a temporary file was left");
+
+        progress_log counted = {PROGRESS_MAGIC, 0, 0, 0, 0, 0, 0, 0, 0};
+        options.progress_data = &counted;
+        CHECK(reshape_apply_file(rules, in_path, out_path, RESHAPE_ALLOW_DUPLICATE_KEYS, &options, &err) == RESHAPE_OK,
+              "whole document: %s", err.message);
+        CHECK(counted.calls >= 3 && !counted.decreased && !counted.total_changed && counted.last_done == length,
+              "whole document: %d calls, decreased %d, last %llu of %zu bytes", counted.calls, counted.decreased,
+              (unsigned long long)counted.last_done, length);
+        expected_result expected = in_memory(rules, payload, length, RESHAPE_ALLOW_DUPLICATE_KEYS);
+        CHECK(expected.status == RESHAPE_OK && file_equals(out_path, expected.out, expected.length),
+              "whole document: output");
+        reshape_free(expected.out);
+        remove(out_path);
+    }
+
     /* Counting: at least once, bytes_done never decreases, the last call is done == total == size,
        and progress_data comes through. Under --small, on a smaller payload (a whole run on the
        multi-MB one takes a minute under valgrind). */

@@ -32,6 +32,14 @@ struct JSONParser: ~Copyable {
     var collection: CollectionScan? = nil
     /// The current member name: where it lies in the input, and whether `keyBuffer` holds it decoded.
     var pendingKey = StringSpan(start: 0, end: 0, hasEscapes: false)
+    /// Told how far reading has come (an offset in `text`) about every `progressStep` bytes, as
+    /// values start; returning false cancels the parse (`cancelled`). A stream sets it to nil when
+    /// it meets its collection, whose batches report from then on.
+    var progress: ((Int) -> Bool)? = nil {
+        didSet { nextProgress = progress == nil ? .max : index.addingClamped(Self.progressStep) }
+    }
+    private var nextProgress = Int.max
+    static let progressStep = 1 << 19
 
     struct Frame {
         let container: Node
@@ -56,17 +64,29 @@ struct JSONParser: ~Copyable {
     ///     it is parsed again without capturing, so errors are exactly those of the full tree.
     ///   - maxDepth: the deepest nesting accepted; deeper is `limit_exceeded` (`invalid_rules` for
     ///     a rules document).
+    ///   - progress: told how far reading has come, as `JSONParser.progress`, in the first pass
+    ///     only (the second, for invalid text, only names the error); false cancels.
     static func parse(
         _ text: UnsafeRawBufferPointer, allowDuplicateKeys: Bool = false,
-        errorCode: ReshapeError.Code = .invalidJSON, rawDepth: Int? = nil, maxDepth: Int = Limits.defaultMaxDepth
+        errorCode: ReshapeError.Code = .invalidJSON, rawDepth: Int? = nil, maxDepth: Int = Limits.defaultMaxDepth,
+        progress: ((Int) -> Bool)? = nil
     ) throws(ReshapeError) -> Node {
         if let rawDepth, rawDepth > 0 {
             var parser = JSONParser(
                 text: text, allowDuplicateKeys: allowDuplicateKeys, errorCode: errorCode, rawDepth: rawDepth, maxDepth: maxDepth)
-            if let root = try? parser.parseDocument() { return root }
+            parser.progress = progress
+            do throws(ReshapeError) {
+                return try parser.parseDocument()
+            } catch {
+                if error.code == .cancelled { throw error }
+            }
+            var again = JSONParser(
+                text: text, allowDuplicateKeys: allowDuplicateKeys, errorCode: errorCode, rawDepth: nil, maxDepth: maxDepth)
+            return try again.parseDocument()
         }
         var parser = JSONParser(
             text: text, allowDuplicateKeys: allowDuplicateKeys, errorCode: errorCode, rawDepth: nil, maxDepth: maxDepth)
+        parser.progress = progress
         return try parser.parseDocument()
     }
 
@@ -118,11 +138,18 @@ struct JSONParser: ~Copyable {
         return root
     }
 
+    private mutating func reportProgress() throws(ReshapeError) {
+        guard let progress else { return }
+        guard progress(index) else { throw .cancelledByProgress }
+        nextProgress = index.addingClamped(Self.progressStep)
+    }
+
     /// Parses one complete value (with everything nested in it) and links it as `root`.
     private mutating func parseValues(root: inout Node?) throws(ReshapeError) {
         while true {
             // A value starts here.
             skipWhitespace()
+            if index >= nextProgress { try reportProgress() }
             guard index < text.count else { throw failure(at: index, "unexpected end of input, expected a value") }
             let start = index
             let byte = text[index]

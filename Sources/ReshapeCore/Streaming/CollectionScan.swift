@@ -93,6 +93,7 @@ extension JSONParser {
     /// tree) stays empty.
     mutating func scanRecords(into container: Node, isObject: Bool, scan: CollectionScan) throws(ReshapeError) {
         scan.met(isObject ? .object : .array, container: container, root: stack.first?.container ?? container, start: index - 1)
+        progress = nil  // The stream reports its batches from here on.
         let closer = UInt8(ascii: isObject ? "}" : "]")
         skipWhitespace()
         if index < text.count, text[index] == closer {

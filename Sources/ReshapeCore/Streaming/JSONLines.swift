@@ -75,7 +75,7 @@ enum JSONLines {
             linesBefore += done.lineCount
             try done.output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
             if let progress = settings.progress, !progress(done.inputEnd, input.count) {
-                throw ReshapeError(.cancelled, "cancelled by the progress callback")
+                throw .cancelledByProgress
             }
             settings.releaseInput?(released..<done.inputEnd)
             released = max(released, done.inputEnd)

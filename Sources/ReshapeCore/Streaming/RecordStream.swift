@@ -89,6 +89,8 @@ final class RecordStream {
         var parser = JSONParser(
             text: text, allowDuplicateKeys: false, errorCode: .invalidJSON, rawDepth: nil, maxDepth: limits.maxDepth)
         parser.collection = scan
+        // Until the collection is met (if ever): then its batches report, as they are written.
+        parser.progress = settings.progress.map { [count = text.count] report in { report($0, count) } }
         currentScan = scan
         let root = try parser.parseDocument()
         if !batch.slices.isEmpty {
@@ -205,7 +207,7 @@ final class RecordStream {
             if output.bytesWritten > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
         }
         if let progress = settings.progress, !progress(done.inputEnd, text.count) {
-            throw ReshapeError(.cancelled, "cancelled by the progress callback")
+            throw .cancelledByProgress
         }
         settings.releaseInput?(released..<done.inputEnd)
         released = max(released, done.inputEnd)

@@ -56,3 +56,8 @@ public struct StreamSettings: Sendable {
         return min(max(1, cores), Self.maxJobs)
     }
 }
+
+extension ReshapeError {
+    /// `settings.progress` returned false.
+    static var cancelledByProgress: ReshapeError { ReshapeError(.cancelled, "cancelled by the progress callback") }
+}

@@ -477,7 +477,8 @@ class Rules:
             jobs: threads that reshape records; None (the default) is one per core. At most 64
                 run: a larger number runs 64. The output is the same for any number.
             progress: called on the calling thread as ``progress(bytes_done, bytes_total)``, about
-                every half megabyte of input and once at the end with ``bytes_done == bytes_total``;
+                every half megabyte of input (for a document reshaped whole, as it is read, before
+                its rules run) and once at the end with ``bytes_done == bytes_total``;
                 ``bytes_total`` is the input's size from its starting position. Its return value
                 is ignored. To stop the work, raise an exception from it: the call is cancelled and
                 the exception propagates from `apply_file` unchanged (the same object and
