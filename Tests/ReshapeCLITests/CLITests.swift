@@ -102,6 +102,19 @@ import Testing
             "  rule 3 (remove $[-1]) needs the whole document: negative index into the collection",
             "  rule 4 (wrap \"x\") runs on the whole document, after rule 3",
         ])
+        // Why an unwrap needs the whole document: a wildcard, an index into the collection, or a
+        // value beside the collection.
+        let reasons = [
+            (#"$.data[*]"#, "unwrap with a wildcard or '..' collects values across records"),
+            (#"$.data[0]"#, "index into the collection"),
+            (#"$.meta"#, "unwraps a value that is not the collection or its envelope"),
+        ]
+        for (path, reason) in reasons {
+            try Data(#"[{"op":"unwrap","path":"$.data"},{"op":"wrap","key":"data"},{"op":"unwrap","path":"\#(path)"}]"#.utf8)
+                .write(to: rules)
+            let checked = String(decoding: try CLIRunner.run(["check", rules.path]).stdout, as: UTF8.self)
+            #expect(checked.contains("rule 3 (unwrap \(path)) needs the whole document: \(reason)\n"), "\(checked)")
+        }
     }
 
     @Test func streamingFlagsGiveTheSameBytesAtAnyJobs() throws {

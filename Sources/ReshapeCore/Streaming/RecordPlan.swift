@@ -183,11 +183,16 @@ struct RecordPlan: Sendable {
         switch operation {
         case let unwrap as Unwrap:
             let names = unwrap.path.leadingNames
-            guard unwrap.path.isSingular, names.count == unwrap.path.segments.count else {
+            guard unwrap.path.isSingular else {
                 return .wholeDocument("unwrap with a wildcard or '..' collects values across records")
             }
             guard names.count <= depth, chain.starts(with: names) else {
                 return .wholeDocument("unwraps a value that is not the collection or its envelope")
+            }
+            guard names.count == unwrap.path.segments.count else {
+                // An index after the names: into the collection itself, or into its envelope.
+                return .wholeDocument(
+                    names.count == depth ? "index into the collection" : "unwraps a value that is not the collection or its envelope")
             }
             chain.removeFirst(names.count)
             return .perRecord
