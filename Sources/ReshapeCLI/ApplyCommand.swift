@@ -57,25 +57,34 @@ struct ApplyCommand: ParsableCommand {
         if inputLines { options.insert(.inputLines) }
         if outputLines { options.insert(.outputLines) }
         if skipInvalidLines { options.insert(.skipInvalidLines) }
+        do {
+            try options.validate()  // before waiting for input that may never end
+        } catch {
+            throw CLIFailure(error.code, "\(error.message) (see 'reshape --help')")
+        }
         let descriptor = try openInput(input)
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        let inputName = input.flatMap { $0 == "-" ? nil : $0 } ?? "standard input"
         var settings = StreamSettings(jobs: jobs ?? 0)
         settings.skippedLine = { error in
             writeText("reshape: skipped an invalid line: \(error.description)\n")
         }
-        if let bar = ProgressBar.forInput(descriptor, requested: progress) { settings.progress = bar.update }
+        let bar = ProgressBar.forInput(descriptor, requested: progress)
+        if let bar { settings.progress = bar.update }
         do {
             if let output, output != "-" {
-                try compiled.apply(fromDescriptor: descriptor, toFile: output, options: options, settings: settings)
+                try compiled.apply(fromDescriptor: descriptor, named: inputName, toFile: output, options: options, settings: settings)
             } else {
-                try compiled.apply(fromDescriptor: descriptor, toDescriptor: STDOUT_FILENO, options: options, settings: settings)
-                if isatty(STDOUT_FILENO) == 1 { writeText("\n", to: STDOUT_FILENO) }
+                try compiled.apply(
+                    fromDescriptor: descriptor, named: inputName, toDescriptor: STDOUT_FILENO, options: options, settings: settings)
+                // A terminal's prompt starts on a line of its own; JSON Lines end their lines already.
+                if isatty(STDOUT_FILENO) == 1 && !inputLines && !outputLines { writeText("\n", to: STDOUT_FILENO) }
             }
         } catch {
-            ProgressBar.clear(requested: progress)
+            bar?.finish()
             throw CLIFailure(error)
         }
-        ProgressBar.clear(requested: progress)
+        bar?.finish()
     }
 }
 #endif

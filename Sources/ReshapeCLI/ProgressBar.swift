@@ -11,6 +11,9 @@ final class ProgressBar: @unchecked Sendable {
     private let start = ProgressBar.now()
     private var lastDrawn = -Double.infinity
     private var drawn = false
+    /// On a terminal each line is redrawn in place and erased at the end; elsewhere (`--progress`
+    /// into a file) lines follow each other with carriage returns, and the last one ends the line.
+    private let onTerminal = isatty(STDERR_FILENO) == 1
 
     /// Inputs larger than this get a bar by default.
     static let threshold = 50_000_000
@@ -27,10 +30,10 @@ final class ProgressBar: @unchecked Sendable {
         return ProgressBar()
     }
 
-    /// Erases the bar's line (when a bar may have been drawn on a terminal).
-    static func clear(requested: Bool?) {
-        guard requested != false, isatty(STDERR_FILENO) == 1 else { return }
-        writeText("\r\u{1B}[K")
+    /// Erases the bar's line on a terminal, or ends it elsewhere, once a bar was drawn.
+    func finish() {
+        guard drawn else { return }
+        writeText(onTerminal ? "\r\u{1B}[K" : "\n")
     }
 
     /// The engine's progress callback: never cancels.
@@ -48,7 +51,7 @@ final class ProgressBar: @unchecked Sendable {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let line = "\r[\(bar)] \(String(repeating: " ", count: max(0, 3 - percent.count)))\(percent)%  "
             + "\(Self.tenths(Double(done) / 1e6))/\(Self.tenths(Double(total) / 1e6)) MB  "
-            + "\(Self.tenths(rate / 1e6)) MB/s  \(Self.clock(left)) left\u{1B}[K"
+            + "\(Self.tenths(rate / 1e6)) MB/s  \(Self.clock(left)) left" + (onTerminal ? "\u{1B}[K" : "")
         writeText(line)
         drawn = true
         return true

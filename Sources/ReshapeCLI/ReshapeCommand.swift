@@ -11,29 +11,41 @@ struct ReshapeCommand: ParsableCommand {
         abstract: "Reshape JSON from quirky APIs with a rules document.",
         usage: """
             reshape --rules RULES.json [INPUT|-] [--output FILE] [--pretty] [--allow-duplicate-keys]
-              reshape check RULES.json
+                    [--jobs N] [--progress|--no-progress] [--input-lines] [--output-lines] [--skip-invalid-lines]
+            reshape check RULES.json
             """,
         discussion: """
-            Applies the rules (see docs/rules.md) to INPUT, or to standard input when INPUT is '-' or
-            missing, and writes the reshaped JSON, compact unless --pretty is given.
+            Applies the rules (see docs/rules.md) to INPUT, or to standard input when
+            INPUT is '-' or missing, and writes the reshaped JSON, compact unless
+            --pretty is given. A document that is one collection of records is
+            reshaped record by record on every core (--jobs N to limit), in bounded
+            memory; --input-lines and --output-lines read and write JSON Lines.
 
             EXAMPLES:
               Turn a Firebase collection into an array of records:
-                reshape --rules examples/firebase-users/rules.json examples/firebase-users/users.json
+                reshape --rules examples/firebase-users/rules.json \\
+                  examples/firebase-users/users.json
 
-              Read standard input, write an indented file (written only if reshaping succeeds):
-                curl -s https://example.firebaseio.com/users.json | reshape --rules rules.json --pretty -o users.json
+              Read standard input, write an indented file (written only if reshaping
+              succeeds):
+                curl -s https://example.firebaseio.com/users.json |
+                  reshape --rules rules.json --pretty -o users.json
 
-              Check a rules document without reshaping anything:
+              Reshape each line of a JSON Lines file, skipping lines that are not JSON:
+                reshape --rules rules.json --input-lines --skip-invalid-lines events.jsonl
+
+              Check a rules document, and see which rules run per record:
                 reshape check rules.json
 
             EXIT STATUS:
               0  success
-              1  the input could not be reshaped (invalid JSON, a rule failed, a limit was exceeded)
+              1  the input could not be reshaped (invalid JSON, a rule failed, a limit
+                 was exceeded, cancelled)
               2  usage error, a file that cannot be read or written, or invalid rules
 
             Errors are one line on standard error, e.g.
-              reshape: rule_failed: rule 2 (keyedToArray) at $['users']['u1']: expected an object, found a string
+              reshape: rule_failed: rule 2 (keyedToArray) at $['users']['u1']:
+                expected an object, found a string
             """,
         version: ReshapeVersion.string,
         subcommands: [ApplyCommand.self, CheckCommand.self],

@@ -29,4 +29,20 @@ public struct ApplyOptions: OptionSet, Sendable, Hashable {
 
     /// Every option this version knows.
     public static let all: ApplyOptions = [.pretty, .allowDuplicateKeys, .inputLines, .outputLines, .skipInvalidLines]
+
+    /// Refuses unknown flags and options that do not go together, as `apply` does before it reads
+    /// anything: a caller can check before it opens its input.
+    /// - Throws: `invalid_argument`.
+    public func validate() throws(ReshapeError) {
+        let unknown = subtracting(.all)
+        guard unknown.isEmpty else {
+            throw ReshapeError(.invalidArgument, "unknown option flags 0x\(hex(unknown.rawValue, width: 1))")
+        }
+        if contains(.pretty) && (contains(.inputLines) || contains(.outputLines)) {
+            throw ReshapeError(.invalidArgument, "pretty output cannot be JSON Lines")
+        }
+        if contains(.skipInvalidLines) && !contains(.inputLines) {
+            throw ReshapeError(.invalidArgument, "skipping invalid lines needs JSON Lines input")
+        }
+    }
 }

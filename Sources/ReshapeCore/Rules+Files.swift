@@ -28,21 +28,26 @@ extension Rules {
     /// open and owned by the caller. On failure, `output` has received a prefix of the output
     /// (possibly none) and nothing after the error; callers that need all-or-nothing write to a
     /// file and use ``applyFile(_:to:options:settings:)``.
+    /// - Parameter name: what errors call the input (its path, "standard input"); by default
+    ///   "descriptor N".
     /// - Throws: `ReshapeError`, as ``applyFile(_:to:options:settings:)``.
     public func apply(
-        fromDescriptor input: Int32, toDescriptor output: Int32, options: ApplyOptions = [],
+        fromDescriptor input: Int32, named name: String? = nil, toDescriptor output: Int32, options: ApplyOptions = [],
         settings: StreamSettings = StreamSettings(jobs: 0)
     ) throws(ReshapeError) {
-        try apply(from: input, named: "descriptor \(input)", to: DescriptorSink(descriptor: output), options: options, settings: settings)
+        try apply(
+            from: input, named: name ?? "descriptor \(input)", to: DescriptorSink(descriptor: output), options: options,
+            settings: settings)
     }
 
     /// Reshapes what `input` reads (to its end) into `outputPath`, replaced only on success as by
     /// ``applyFile(_:to:options:settings:)``: for input from a pipe or standard input.
+    /// - Parameter name: what errors call the input; by default "descriptor N".
     public func apply(
-        fromDescriptor input: Int32, toFile outputPath: String, options: ApplyOptions = [],
+        fromDescriptor input: Int32, named name: String? = nil, toFile outputPath: String, options: ApplyOptions = [],
         settings: StreamSettings = StreamSettings(jobs: 0)
     ) throws(ReshapeError) {
-        try apply(from: input, named: "descriptor \(input)", toFile: outputPath, options: options, settings: settings)
+        try apply(from: input, named: name ?? "descriptor \(input)", toFile: outputPath, options: options, settings: settings)
     }
 
     /// `input` (named `name` in errors) into `outputPath`, replaced only on success.

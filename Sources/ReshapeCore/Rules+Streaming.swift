@@ -72,15 +72,6 @@ extension Rules {
     }
 
     func check(_ options: ApplyOptions) throws(ReshapeError) {
-        let unknown = options.subtracting(.all)
-        guard unknown.isEmpty else {
-            throw ReshapeError(.invalidArgument, "unknown option flags 0x\(hex(unknown.rawValue, width: 1))")
-        }
-        if options.contains(.pretty) && (options.contains(.inputLines) || options.contains(.outputLines)) {
-            throw ReshapeError(.invalidArgument, "pretty output cannot be JSON Lines")
-        }
-        if options.contains(.skipInvalidLines) && !options.contains(.inputLines) {
-            throw ReshapeError(.invalidArgument, "skipping invalid lines needs JSON Lines input")
-        }
+        try options.validate()
     }
 }

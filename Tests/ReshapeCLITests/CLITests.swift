@@ -166,6 +166,56 @@ import Testing
         #expect(outcome.stdout.isEmpty)
     }
 
+    /// Options that do not go together are refused before any input is read: with standard
+    /// input a pipe that never ends, the command still answers at once.
+    @Test func conflictingOptionsAreRefusedBeforeTheInputIsRead() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let rules = directory.appendingPathComponent("rules.json")
+        try Data("[]".utf8).write(to: rules)
+        let cases = [
+            (["--pretty", "--output-lines"], "pretty output cannot be JSON Lines"),
+            (["--skip-invalid-lines"], "skipping invalid lines needs JSON Lines input"),
+        ]
+        for (flags, message) in cases {
+            let process = Process()
+            process.executableURL = CLIRunner.executable
+            process.arguments = ["--rules", rules.path] + flags
+            let input = Pipe()  // kept open: the command must not wait for its end
+            let errors = Pipe()
+            process.standardInput = input
+            process.standardError = errors
+            try process.run()
+            let deadline = Date().addingTimeInterval(20)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 2, "\(flags)")
+            #expect(text == "reshape: invalid_argument: \(message) (see 'reshape --help')\n")
+            try input.fileHandleForWriting.close()
+        }
+    }
+
+    /// Errors about the input name it as the user did: its path, or standard input.
+    @Test func inputErrorsNameTheInput() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let rules = directory.appendingPathComponent("rules.json")
+        try Data("[]".utf8).write(to: rules)
+        let folder = try CLIRunner.run(["--rules", rules.path, directory.path])
+        #expect(folder.status == 2)
+        #expect(folder.stderr == "reshape: invalid_argument: cannot read input file '\(directory.path)': Is a directory\n")
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["--rules", rules.path]
+        process.standardInput = try FileHandle(forReadingFrom: directory)
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text == "reshape: invalid_argument: cannot read input file 'standard input': Is a directory\n")
+    }
+
     @Test func unreadableInputAndUnwritableOutputAreUsageErrors() throws {
         let directory = try CLIRunner.temporaryDirectory()
         let rules = directory.appendingPathComponent("rules.json")
@@ -179,8 +229,9 @@ import Testing
     }
 
     /// `--progress` draws on standard error even when it is not a terminal, ending at 100% with
-    /// the sizes, the speed and the time left; `--no-progress` and the default (not a terminal)
-    /// draw nothing. The output is the same either way.
+    /// the sizes, the speed and the time left, and then the line (no terminal's escape codes
+    /// there); `--no-progress` and the default (not a terminal) draw nothing. The output is the
+    /// same either way.
     @Test func progressBarIsDrawnWhenAsked() throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -204,7 +255,8 @@ import Testing
             let tenths = Int((Double(bytes) / 1e5).rounded())
             let size = "\(tenths / 10).\(tenths % 10)"
             #expect(last.hasPrefix("[########################] 100%  \(size)/\(size) MB  "), "\(last)")
-            #expect(last.hasSuffix(" MB/s  0:00 left\u{1B}[K"), "\(last)")
+            #expect(last.hasSuffix(" MB/s  0:00 left\n"), "\(last)")
+            #expect(!outcome.stderr.contains("\u{1B}"))
         }
         #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
     }
