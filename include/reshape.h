@@ -410,7 +410,9 @@ reshape_status reshape_apply_file(const reshape_rules *rules, const char *in_pat
 /*
  * Reshapes what in_fd reads, to its end, into out_fd, as reshape_apply_file() does, writing the
  * output as it is made. A regular file is mapped; a pipe or socket is read into memory first.
- * Both descriptors stay open and belong to the caller; in_fd is read from its current offset.
+ * Both descriptors stay open and belong to the caller; in_fd is read from its current offset,
+ * which a regular file keeps (it is mapped, not read), while a pipe or socket is read to its end.
+ * out_fd is written at its position.
  *
  * On failure, out_fd has received a prefix of the output, possibly empty, and nothing after the
  * failure: a reader of a pipe sees a truncated document and must rely on the returned status.
@@ -418,6 +420,7 @@ reshape_status reshape_apply_file(const reshape_rules *rules, const char *in_pat
  *
  * Returns what reshape_apply_file() returns.
  *
+ * Ownership: the descriptors stay the caller's, open; options are read during the call only.
  * Thread safety: as reshape_apply(); the descriptors must not be used by others during the call.
  */
 reshape_status reshape_apply_fd(const reshape_rules *rules, int in_fd, int out_fd,
