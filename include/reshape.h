@@ -358,7 +358,8 @@ reshape_status reshape_apply_into(const reshape_rules *rules, const char *input,
  * Reports progress during reshape_apply_file() and reshape_apply_fd(): `bytes_done` of the input's
  * `bytes_total` bytes are reshaped. Called on the calling thread, from time to time (about every
  * half megabyte of input; for a document reshaped whole, as it is read, before its rules run) and
- * once at the end, with bytes_done == bytes_total. Returning nonzero
+ * once at the end, with bytes_done == bytes_total. bytes_total is 0 until that last call when the
+ * input's size is not known: JSON Lines from a pipe, which are read as they come. Returning nonzero
  * cancels the call, which then returns RESHAPE_CANCELLED (the last call's return is ignored: the
  * work is done).
  */

@@ -49,9 +49,12 @@ final class ProgressBar: @unchecked Sendable {
         let left = rate > 0 ? Double(total - done) / rate : 0
         let percent = String(Int(fraction * 100))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let line = "\r[\(bar)] \(String(repeating: " ", count: max(0, 3 - percent.count)))\(percent)%  "
-            + "\(Self.tenths(Double(done) / 1e6))/\(Self.tenths(Double(total) / 1e6)) MB  "
-            + "\(Self.tenths(rate / 1e6)) MB/s  \(Self.clock(left)) left" + (onTerminal ? "\u{1B}[K" : "")
+        let erase = onTerminal ? "\u{1B}[K" : ""
+        // A pipe read as it comes (JSON Lines) has no size until its end: the bytes and the speed.
+        let line = total == 0 ? "\r\(Self.tenths(Double(done) / 1e6)) MB  \(Self.tenths(rate / 1e6)) MB/s" + erase
+            : "\r[\(bar)] \(String(repeating: " ", count: max(0, 3 - percent.count)))\(percent)%  "
+                + "\(Self.tenths(Double(done) / 1e6))/\(Self.tenths(Double(total) / 1e6)) MB  "
+                + "\(Self.tenths(rate / 1e6)) MB/s  \(Self.clock(left)) left" + erase
         writeText(line)
         drawn = true
         return true

@@ -69,6 +69,15 @@ extension Rules {
     private func apply(
         from descriptor: Int32, named name: String, to sink: DescriptorSink, options: ApplyOptions, settings: StreamSettings
     ) throws(ReshapeError) {
+        if options.contains(.inputLines), !InputFile.isMappable(descriptor) {
+            // A pipe of JSON Lines is read as the work goes, never whole.
+            try check(options)
+            let source = LineSource(descriptor: descriptor, name: name)
+            try JSONLines.reshape(source, rules: self, options: options, settings: settings, into: sink)
+            try sink.flush()
+            _ = settings.progress?(source.offset, source.offset)  // The end: too late to cancel.
+            return
+        }
         let input = try InputFile(descriptor: descriptor, name: name)
         var settings = settings
         settings.releaseInput = { [input] range in input.release(range) }

@@ -10,7 +10,7 @@ extension Rules {
     ) throws(ReshapeError) {
         try check(options)
         if options.contains(.inputLines) {
-            try JSONLines.reshape(input, rules: self, options: options, settings: settings, into: sink)
+            try JSONLines.reshape(LineSource(buffer: input), rules: self, options: options, settings: settings, into: sink)
             return
         }
         if tryingText, try sink.append(using: { reshapeOnText(input, options: options, settings: settings, into: &$0) }) {

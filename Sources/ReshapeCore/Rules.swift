@@ -139,7 +139,7 @@ public struct Rules: Sendable {
                 var settings = StreamSettings(jobs: 1)
                 settings.minimumStreamBytes = 0
                 let sink = BufferSink(capacity: 64)
-                try JSONLines.reshape(bytes, rules: self, options: options, settings: settings, into: sink)
+                try JSONLines.reshape(LineSource(buffer: bytes), rules: self, options: options, settings: settings, into: sink)
                 return sink.buffer.toArray()
             }
             return try reshapeWhole(bytes, options: options).toArray()

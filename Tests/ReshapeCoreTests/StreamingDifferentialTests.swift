@@ -212,6 +212,123 @@ import Testing
         }
     }
 
+    /// JSON Lines from a pipe are read in chunks as the work goes, never whole: the same bytes, the
+    /// same skipped lines and the same first error as the same lines in memory, on one thread and
+    /// on three, with lines longer than a batch and runs cut at every size.
+    @Test func jsonLinesFromAPipe() throws {
+        signal(SIGPIPE, SIG_IGN)  // a run that fails stops reading: the writer then gets EPIPE
+        let rules = try Rules(json: #"[{"op":"emptyObjectToNull"},{"op":"coerce","path":"$.failHere","to":"number"}]"#)
+        var random = SeededGenerator(seed: 97_531)
+        for round in 0..<4 {
+            var lines: [String] = []
+            for index in 0..<2000 {
+                switch random.next(50) {
+                case 0: lines.append("")
+                case 1: lines.append(#"{"broken": [1,}"#)
+                case 2: lines.append(#"{"long": ""# + String(repeating: "z", count: 9000) + #"", "e": {}}"#)
+                default:
+                    let record = Self.record(&random, failing: false).replacingOccurrences(of: "\n", with: " ")
+                    lines.append(round == 3 && index == 1500 ? #"{"failHere": "abc"}"# : record)
+                }
+            }
+            let input = Array((lines.joined(separator: "\n") + (round % 2 == 0 ? "\n" : "")).utf8)
+            for options in [ApplyOptions([.inputLines, .skipInvalidLines]), [.inputLines]] {
+                let expected = Result { () throws(ReshapeError) in try rules.apply(to: input, options: options) }
+                for jobs in [1, 3] {
+                    let skipped = Collected()
+                    var settings = StreamSettings(jobs: jobs)
+                    settings.batchLineBytes = 1000 + 997 * round
+                    settings.skippedLine = { skipped.add($0) }
+                    let piped = try Self.throughPipe(input) { (source, output) throws(ReshapeError) in
+                        try rules.apply(fromDescriptor: source, toDescriptor: output, options: options, settings: settings)
+                    }
+                    let context = "round \(round) options \(options.rawValue) jobs \(jobs)"
+                    switch (expected, piped) {
+                    case (.success(let a), .success(let b)): #expect(a == b, "\(context)")
+                    case (.failure(let a), .failure(let b)): #expect(a == b, "\(context)")
+                    default: Issue.record("\(context): \(expected.map { $0.count }) against \(piped.map { $0.count })")
+                    }
+                    if options.contains(.skipInvalidLines) {
+                        let inMemory = Collected()
+                        var memorySettings = StreamSettings(jobs: 1)
+                        memorySettings.skippedLine = { inMemory.add($0) }
+                        _ = try? rules.apply(to: input, options: options, settings: memorySettings)
+                        #expect(skipped.errors() == inMemory.errors() && !inMemory.errors().isEmpty, "\(context)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Lines from a pipe go out as they come: when the pipe stays empty a moment (`tail -f`), the
+    /// lines read so far are reshaped and written before the next read waits, on one thread and on
+    /// three.
+    @Test func jsonLinesFromAPipeGoOutAsTheyCome() throws {
+        let rules = try Rules(json: #"[{"op":"emptyObjectToNull"}]"#)
+        for jobs in [1, 3] {
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("reshape-live-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: outputURL) }
+            let output = open(outputURL.path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+            let writeEnd = ends[1]
+            let seen = Collected()
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                func send(_ text: String) { _ = text.withCString { write(writeEnd, $0, strlen($0)) } }
+                send("{\"a\": {}}\n{\"b\": 1}\n")
+                // The first two lines' output, before any more input: within ten seconds.
+                var info = stat()
+                let deadline = Date().addingTimeInterval(10)
+                while Date() < deadline && (stat(outputURL.path, &info) != 0 || info.st_size == 0) { usleep(5_000) }
+                if info.st_size > 0 { seen.add(ReshapeError(.internal, "seen")) }
+                send("{\"c\": {}}\n")
+                close(writeEnd)
+                done.signal()
+            }.start()
+            try rules.apply(fromDescriptor: ends[0], toDescriptor: output, options: [.inputLines], settings: StreamSettings(jobs: jobs))
+            done.wait()
+            close(ends[0])
+            close(output)
+            #expect(seen.errors().count == 1, "jobs \(jobs): no output until the input ended")
+            #expect(try String(contentsOf: outputURL, encoding: .utf8) == "{\"a\":null}\n{\"b\":1}\n{\"c\":null}\n")
+        }
+    }
+
+    /// Runs `body` with a pipe that a thread fills with `input` and a file descriptor for the
+    /// output; gives the output's bytes, or the error.
+    static func throughPipe(
+        _ input: [UInt8], _ body: (Int32, Int32) throws(ReshapeError) -> Void
+    ) throws -> Result<[UInt8], ReshapeError> {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("reshape-pipe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let output = open(outputURL.path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+        #expect(output >= 0)
+        let writeEnd = ends[1]
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            var offset = 0
+            input.withUnsafeBytes { bytes in
+                while offset < bytes.count {
+                    let written = write(writeEnd, bytes.baseAddress! + offset, min(65_536, bytes.count - offset))
+                    if written < 0 && errno == EINTR { continue }
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+            close(writeEnd)
+            done.signal()
+        }.start()
+        let result = Result { () throws(ReshapeError) in try body(ends[0], output) }
+        close(ends[0])  // the writer, if still writing, stops
+        done.wait()
+        let written = try [UInt8](Data(contentsOf: outputURL))
+        close(output)
+        return result.map { written }
+    }
+
     /// Small responses as API clients get them, on the text route where the rules allow: most
     /// take it, the rest (a duplicate id, a record that fails, an empty or non-object record, a
     /// cut) fall back to the whole tree; either way the bytes or the error are the whole tree's.

@@ -40,6 +40,14 @@ final class InputFile: @unchecked Sendable {
         self.buffer = .some(buffer)
     }
 
+    /// Whether `descriptor` is a regular file with bytes after its offset, which `init` maps
+    /// (anything else is read to its end).
+    static func isMappable(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        return Int(info.st_size) > Int(max(0, lseek(descriptor, 0, SEEK_CUR)))
+    }
+
     deinit {
         if let mapping { munmap(mapping, mappedBytes) }
     }

@@ -69,6 +69,25 @@ struct ByteBuffer: ~Copyable {
         count += extra
     }
 
+    /// Appends what `fill` writes into room for up to `limit` more bytes, and returns what it
+    /// returns: the number of bytes it wrote, or a negative number (nothing appended), as
+    /// `read(2)` does.
+    mutating func append(upTo limit: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        guard limit > 0 else { return 0 }
+        if count.addingClamped(limit) > capacity { grow(minimum: count.addingClamped(limit)) }
+        let written = fill(UnsafeMutableRawBufferPointer(start: base + count, count: limit))
+        if written > 0 { count += min(written, limit) }
+        return written
+    }
+
+    /// Drops the first `removed` bytes, moving the rest to the front.
+    mutating func removeFirst(_ removed: Int) {
+        let removed = min(max(0, removed), count)
+        guard removed > 0 else { return }
+        (base).update(from: base + removed, count: count - removed)
+        count -= removed
+    }
+
     /// A copy of the bytes as an array.
     func toArray() -> [UInt8] {
         Array(UnsafeBufferPointer(start: base, count: count))

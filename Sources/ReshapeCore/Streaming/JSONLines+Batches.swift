@@ -10,6 +10,20 @@ final class LineBatch: RecordBatch, @unchecked Sendable {
     var lineCount = 0
     /// Invalid lines skipped (with `skipInvalidLines`), numbered within the run.
     var skipped: [ReshapeError] = []
+    /// The run's text: in the mapped input, or in `ownedText` (see `LineSource`).
+    var text = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// A copy of the run's lines, for input read from a descriptor as the work goes.
+    private var ownedText = ByteBuffer(capacity: 16)
+    /// The run ended where a pipe had nothing more to give for now: its output, and all before
+    /// it, should go out before the next read waits (see `LineSource`).
+    var waited = false
+
+    /// Makes a copy of `lines` the run's text.
+    func takeText(_ lines: UnsafeRawBufferPointer) {
+        ownedText.removeAll()
+        ownedText.append(lines)
+        text = ownedText.bytes
+    }
 
     init(sequence: Int, inputStart: Int, inputEnd: Int) {
         self.inputStart = inputStart
@@ -25,20 +39,21 @@ final class LineBatch: RecordBatch, @unchecked Sendable {
         self.inputEnd = inputEnd
         lineCount = 0
         skipped.removeAll()
+        waited = false
+        text = UnsafeRawBufferPointer(start: nil, count: 0)
+        if ownedText.capacity > Self.keptOutputCapacity { ownedText = ByteBuffer(capacity: 16) }
     }
 }
 
 /// Reshapes the lines of a `LineBatch`; shared by the threads of one run, read only.
 final class LineRunner: @unchecked Sendable {
-    private let input: UnsafeRawBufferPointer
     private let rules: Rules
     /// The options of each line's document: JSON Lines in is the runner's business, not the line's.
     private let lineOptions: ApplyOptions
     private let skipInvalid: Bool
     private let lineSettings: StreamSettings
 
-    init(input: UnsafeRawBufferPointer, rules: Rules, options: ApplyOptions, settings: StreamSettings) {
-        self.input = input
+    init(rules: Rules, options: ApplyOptions, settings: StreamSettings) {
         self.rules = rules
         self.lineOptions = options.subtracting([.inputLines, .skipInvalidLines])
         self.skipInvalid = options.contains(.skipInvalidLines)
@@ -52,15 +67,16 @@ final class LineRunner: @unchecked Sendable {
     /// Reshapes the batch's lines in order, stopping at the first that fails (with its error,
     /// numbered within the batch).
     func process(_ batch: LineBatch) {
-        var start = batch.inputStart
-        let end = batch.inputEnd
+        let input = batch.text
+        var start = 0
+        let end = input.count
         let writesLines = !lineOptions.contains(.outputLines)
         while start < end {
             batch.lineCount += 1
             var stop = start
             while stop < end, input[stop] != UInt8(ascii: "\n") { stop += 1 }
             let line = UnsafeRawBufferPointer(rebasing: input[start..<stop])
-            let lineStart = start
+            let lineStart = batch.inputStart + start
             start = stop + 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             if rules.reshapeOnText(line, options: lineOptions, settings: lineSettings, into: &batch.output) {

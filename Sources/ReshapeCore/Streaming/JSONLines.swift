@@ -38,25 +38,16 @@ enum JSONLines {
         return value
     }
 
-    /// Reshapes each line of `input` and writes the results, one line each (or one line per record
-    /// with `.outputLines`), in order; on `settings.jobs` threads for a large input (see
+    /// Reshapes each line of `source` and writes the results, one line each (or one line per
+    /// record with `.outputLines`), in order; on `settings.jobs` threads for a large input (see
     /// `LineBatch`). Lines are numbered from 1 in errors, blank ones included.
     static func reshape(
-        _ input: UnsafeRawBufferPointer, rules: Rules, options: ApplyOptions, settings: StreamSettings,
-        into sink: OutputSink
+        _ source: LineSource, rules: Rules, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink
     ) throws(ReshapeError) {
-        let runner = LineRunner(input: input, rules: rules, options: options, settings: settings)
+        let runner = LineRunner(rules: rules, options: options, settings: settings)
         let jobs = settings.resolvedJobs
         let batchBytes = max(1, settings.batchLineBytes)
         var pool: WorkerPool? = nil
-        if jobs > 1 && input.count > batchBytes {
-            // This thread is one of the jobs: it cuts the input into batches and reshapes queued
-            // ones while it waits for output (see `WorkerPool.take`).
-            let created = WorkerPool(threads: jobs - 1) { batch in
-                if let lines = batch as? LineBatch { runner.process(lines) }
-            }
-            if created.threadCount > 0 { pool = created }
-        }
         // On failure (or cancellation) the batches still queued are dropped, not reshaped.
         var finished = false
         defer { pool?.shutdown(discardingQueued: !finished) }
@@ -74,14 +65,13 @@ enum JSONLines {
             }
             linesBefore += done.lineCount
             try done.output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
-            if let progress = settings.progress, !progress(done.inputEnd, input.count) {
+            if let progress = settings.progress, !progress(done.inputEnd, source.total) {
                 throw .cancelledByProgress
             }
             settings.releaseInput?(released..<done.inputEnd)
             released = max(released, done.inputEnd)
         }
 
-        var start = 0
         var submitted = 0
         var written = 0
         // Written batches, filled again (see `RecordBatch.reuse`).
@@ -94,23 +84,31 @@ enum JSONLines {
             try write(done)
             spare.append(done)
         }
-        while start < input.count {
+        while true {
             // Whole lines: the batch ends just after the first line break past its size.
-            var end = min(input.count, start.addingClamped(batchBytes))
-            while end < input.count, input[end - 1] != UInt8(ascii: "\n") { end += 1 }
-            let batch = spare.popLast() ?? LineBatch(sequence: submitted, inputStart: start, inputEnd: end)
-            batch.reuse(as: submitted, inputStart: start, inputEnd: end)
+            let batch = spare.popLast() ?? LineBatch(sequence: submitted, inputStart: 0, inputEnd: 0)
+            guard try source.next(into: batch, as: submitted, bytes: batchBytes) else { break }
             submitted += 1
-            start = end
-            guard let pool else {
+            if jobs > 1 && pool == nil && submitted == 1 && !source.isAtEnd {
+                // More than one batch: this thread is one of the jobs; it cuts the input into
+                // batches and reshapes queued ones while it waits for output (`WorkerPool.take`).
+                let created = WorkerPool(threads: jobs - 1) { batch in
+                    if let lines = batch as? LineBatch { runner.process(lines) }
+                }
+                if created.threadCount > 0 { pool = created }
+            }
+            let waited = batch.waited
+            if let pool {
+                pool.submit(batch)
+                while submitted - written >= jobs * 3 || (waited && written < submitted) { try takeNext() }
+            } else {
                 runner.process(batch)
                 written += 1
                 try write(batch)
                 spare.append(batch)
-                continue
             }
-            pool.submit(batch)
-            while submitted - written >= jobs * 3 { try takeNext() }
+            // The input waits: what is done goes out now, not when the next lines come.
+            if waited { try sink.flush() }
         }
         while written < submitted { try takeNext() }
         finished = true

@@ -479,7 +479,8 @@ class Rules:
             progress: called on the calling thread as ``progress(bytes_done, bytes_total)``, about
                 every half megabyte of input (for a document reshaped whole, as it is read, before
                 its rules run) and once at the end with ``bytes_done == bytes_total``;
-                ``bytes_total`` is the input's size from its starting position. Its return value
+                ``bytes_total`` is the input's size from its starting position (0 until the last
+                call for JSON Lines from a pipe, which are read as they come). Its return value
                 is ignored. To stop the work, raise an exception from it: the call is cancelled and
                 the exception propagates from `apply_file` unchanged (the same object and
                 traceback), with ``dst`` as for any failure. An exception from the final call
