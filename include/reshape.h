@@ -410,7 +410,9 @@ reshape_status reshape_apply_file(const reshape_rules *rules, const char *in_pat
 
 /*
  * Reshapes what in_fd reads, to its end, into out_fd, as reshape_apply_file() does, writing the
- * output as it is made. A regular file is mapped; a pipe or socket is read into memory first.
+ * output as it is made. A regular file is mapped. A pipe or socket holding one document is read to
+ * its end first: up to 16 MiB into memory, beyond that into a temporary file without a name in
+ * TMPDIR (else /tmp), mapped like a file; JSON Lines from a pipe are read as they come.
  * Both descriptors stay open and belong to the caller; in_fd is read from its current offset,
  * which a regular file keeps (it is mapped, not read), while a pipe or socket is read to its end.
  * out_fd is written at its position.

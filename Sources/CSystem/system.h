@@ -45,15 +45,17 @@ static inline int csystem_allowed_cpu_count(void) {
 #endif
 }
 
-/* Opens a new file without a name in `directory` for writing (O_TMPFILE), which the system
- * deletes when it is closed, or when the process ends however it ends, unless it is given a name
- * first (linkat through /proc/self/fd). Returns the descriptor, or -1 with errno set, EOPNOTSUPP
- * where the system or the file system cannot. */
-static inline int csystem_open_unnamed(const char *directory, unsigned mode) {
+/* Opens a new file without a name in `directory` (O_TMPFILE), for writing (`access` O_WRONLY) or
+ * reading and writing (O_RDWR), which the system deletes when it is closed and unmapped, or when
+ * the process ends however it ends, unless it is given a name first (linkat through
+ * /proc/self/fd). Returns the descriptor, or -1 with errno set, EOPNOTSUPP where the system or
+ * the file system cannot. */
+static inline int csystem_open_unnamed(const char *directory, int access, unsigned mode) {
 #if defined(__linux__) && !defined(__alpha__) && !defined(__hppa__) && !defined(__sparc__)
-    return open(directory, 020000000 /* __O_TMPFILE */ | O_DIRECTORY | O_WRONLY | O_CLOEXEC, mode);
+    return open(directory, 020000000 /* __O_TMPFILE */ | O_DIRECTORY | access | O_CLOEXEC, mode);
 #else
     (void)directory;
+    (void)access;
     (void)mode;
     errno = EOPNOTSUPP;
     return -1;

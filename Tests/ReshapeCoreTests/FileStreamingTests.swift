@@ -108,6 +108,43 @@ import Testing
         }
     }
 
+    /// A large document from a pipe is held in a temporary file, mapped and given back as the
+    /// work goes, not in memory: the process grows by far less than the input while reading it.
+    @Test func aLargeDocumentFromAPipeIsNotHeldInMemory() throws {
+        let rules = try Rules(json: #"[{"op": "keyedToArray", "idKey": "id"}]"#)
+        // About 40 MB: the payload's records four times over, each copy with ids of its own.
+        let records = String(decoding: Self.payload().dropFirst().dropLast(), as: UTF8.self)
+        var input: [UInt8] = [UInt8(ascii: "{")]
+        for copy in 0..<4 {
+            if copy > 0 { input.append(UInt8(ascii: ",")) }
+            input += records.replacingOccurrences(of: "\"-Nx", with: "\"-\(copy)x").utf8
+        }
+        input.append(UInt8(ascii: "}"))
+        let expected = try rules.apply(to: input)
+        let before = Self.residentBytes()
+        let peak = Listings()
+        var settings = StreamSettings(jobs: 2)
+        settings.progress = { _, _ in
+            peak.add(["\(Self.residentBytes() - before)"])
+            return true
+        }
+        let piped = try StreamingDifferentialTests.throughPipe(input) { (source, output) throws(ReshapeError) in
+            try rules.apply(fromDescriptor: source, toDescriptor: output, settings: settings)
+        }
+        #expect((try? piped.get()) == expected)
+        let growth = peak.all.compactMap { $0.flatMap { Int($0[0]) } }.max() ?? 0
+        #expect(!peak.all.isEmpty)
+        #expect(growth < input.count / 2, "grew by \(growth) bytes for \(input.count) bytes of input")
+    }
+
+    /// This process's resident memory, from /proc.
+    static func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+            let pages = status.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
     final class Listings: @unchecked Sendable {
         private(set) var all: [[String]?] = []
         func add(_ listing: [String]?) { all.append(listing) }

@@ -1,3 +1,4 @@
+internal import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,7 +7,9 @@ import Musl
 
 /// An input read without copying it: a regular file is mapped, and the pages the engine has gone
 /// past are given back, so a large file costs memory in proportion to the work in flight, not to
-/// its size. Anything else (a pipe, a terminal) is read into memory to its end.
+/// its size. Anything else (a pipe, a terminal) is read to its end: into memory while it is small,
+/// and past `spoolBytes` into a temporary file without a name (in `TMPDIR`, else /tmp), which is
+/// then mapped like any file, so that `curl ... | reshape` is bounded too.
 final class InputFile: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     private let mapping: UnsafeMutableRawPointer?
@@ -31,13 +34,77 @@ final class InputFile: @unchecked Sendable {
             bytes = UnsafeRawBufferPointer(start: mapped + offset, count: Int(info.st_size) - offset)
             return
         }
+        var buffer = ByteBuffer(capacity: 1 << 16)
+        var spool: Spool? = nil
+        try ChunkedRead.each(descriptor, failure: { Self.failure(name, $0) }) { (chunk) throws(ReshapeError) in
+            if let spool {
+                try spool.append(chunk, input: name)
+                return
+            }
+            buffer.append(chunk)
+            if buffer.count >= Self.spoolBytes, let created = Spool() {
+                try buffer.withBytes { (held) throws(ReshapeError) in try created.append(held, input: name) }
+                buffer = ByteBuffer(capacity: 16)
+                spool = created
+            }
+        }
+        if let spool {
+            defer { close(spool.descriptor) }  // the mapping keeps the file until it is unmapped
+            guard let mapped = mmap(nil, spool.size, PROT_READ, MAP_PRIVATE, spool.descriptor, 0), mapped != MAP_FAILED else {
+                throw Self.spoolFailure(name, errno)
+            }
+            madvise(mapped, spool.size, MADV_SEQUENTIAL)
+            (mapping, mappedBytes, start) = (mapped, spool.size, 0)
+            bytes = UnsafeRawBufferPointer(start: mapped, count: spool.size)
+            return
+        }
         mapping = nil
         mappedBytes = 0
         start = 0
-        var buffer = ByteBuffer(capacity: 1 << 16)
-        try ChunkedRead.each(descriptor, failure: { Self.failure(name, $0) }) { chunk in buffer.append(chunk) }
         bytes = buffer.withBytes { $0 }  // Stable: the buffer is kept, and never grows again.
         self.buffer = .some(buffer)
+    }
+
+    /// Input from a pipe beyond this size goes to a temporary file rather than memory.
+    static let spoolBytes = 16 << 20
+
+    /// A temporary file without a name for input that outgrew memory.
+    private final class Spool {
+        let descriptor: Int32
+        private(set) var size = 0
+        let directory: String
+
+        /// Nil when no temporary file can be made: the input then stays in memory.
+        init?() {
+            let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            var descriptor = csystem_open_unnamed(folder, O_RDWR, 0o600)
+            if descriptor < 0 {
+                var template = Array((folder + "/reshape-input-XXXXXX").utf8CString)
+                descriptor = mkstemp(&template)
+                guard descriptor >= 0 else { return nil }
+                unlink(template)
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            }
+            (self.descriptor, directory) = (descriptor, folder)
+        }
+
+        func append(_ bytes: UnsafeRawBufferPointer, input: String) throws(ReshapeError) {
+            guard let base = bytes.baseAddress else { return }
+            var done = 0
+            while done < bytes.count {
+                let written = write(descriptor, base + done, bytes.count - done)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { throw InputFile.spoolFailure(input, written < 0 ? errno : ENOSPC, in: directory) }
+                done += written
+            }
+            size += bytes.count
+        }
+    }
+
+    static func spoolFailure(_ name: String, _ code: Int32, in directory: String = "the temporary folder") -> ReshapeError {
+        ReshapeError(
+            .invalidArgument,
+            "cannot hold input '\(name)' in a temporary file in \(directory): \(String(cString: strerror(code)))")
     }
 
     /// Whether `descriptor` is a regular file with bytes after its offset, which `init` maps

@@ -69,7 +69,7 @@ final class ReplacedFile {
         let descriptor: Int32
         let staging: Staging
         // Naming it on commit goes through /proc/self/fd: without /proc, a named file from the start.
-        let unnamed = access("/proc/self/fd", X_OK) == 0 ? csystem_open_unnamed(directory, 0o600) : -1
+        let unnamed = access("/proc/self/fd", X_OK) == 0 ? csystem_open_unnamed(directory, O_WRONLY, 0o600) : -1
         if unnamed >= 0 {
             (descriptor, staging) = (unnamed, .unnamed(prefix: prefix))
         } else {
