@@ -10,9 +10,11 @@ import Musl
 /// The bytes go to a temporary file in the file's directory, renamed over it on `commit`, so a
 /// failure never leaves a partial file. Where the system allows, that file has no name until
 /// `commit` (`O_TMPFILE`): a process killed half-way (Ctrl-C, `kill`, out of memory) leaves
-/// nothing behind, as the system deletes a file without a name when it is closed. What a user expects of a file they named is kept: an
-/// existing file keeps its permissions and its owner and group, and when the path is a symbolic
-/// link its target is replaced (the link stays a link). When the owner cannot be kept (another
+/// nothing behind, as the system deletes a file without a name when it is closed.
+///
+/// What a user expects of a file they named is kept: an existing file keeps its permissions and
+/// its owner and group, and when the path is a symbolic link its target is replaced (the link
+/// stays a link). When the owner cannot be kept (another
 /// user's file in a directory we may write), the finished temporary file is copied into the file
 /// instead, which keeps everything about it. Devices and pipes (`/dev/null`) are written as they
 /// come, as a shell redirection would, and so is a descriptor named by `/dev/stdout`, `/dev/fd/N`

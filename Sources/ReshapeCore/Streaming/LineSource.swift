@@ -18,6 +18,10 @@ final class LineSource {
     private var pending = ByteBuffer(capacity: 1 << 16)
     /// How far into `pending` no line break was found.
     private var searched = 0
+    /// The last line break in `pending` before `lastSearched`, or -1: each byte is looked at once
+    /// however long a line grows.
+    private var lastBreak = -1
+    private var lastSearched = 0
     private var ended = false
     /// Bytes handed out so far: where the next run starts in the input.
     private(set) var offset = 0
@@ -84,7 +88,7 @@ final class LineSource {
         batch.waited = waited
         pending.withBytes { batch.takeText(UnsafeRawBufferPointer(rebasing: $0[0..<cut])) }
         pending.removeFirst(cut)
-        searched = 0
+        (searched, lastBreak, lastSearched) = (0, -1, 0)
         offset += cut
         return true
     }
@@ -99,9 +103,12 @@ final class LineSource {
         }
     }
 
-    /// The last line break in `pending`.
+    /// The last line break in `pending`, looking only at the bytes read since the last look.
     private func lastLineBreak() -> Int? {
-        pending.withBytes { bytes in bytes.lastIndex(of: 0x0A) }
+        let from = lastSearched
+        if let found = pending.withBytes({ bytes in bytes[from...].lastIndex(of: 0x0A) }) { lastBreak = found }
+        lastSearched = pending.count
+        return lastBreak >= 0 ? lastBreak : nil
     }
 
     /// Whether a read finds bytes (or the end) within `quietMilliseconds`: a writer that is only
