@@ -71,7 +71,7 @@ extension Rules {
     ) throws(ReshapeError) {
         if options.contains(.inputLines), !InputFile.isMappable(descriptor) {
             // A pipe of JSON Lines is read as the work goes, never whole.
-            try check(options)
+            try options.validate()
             let source = LineSource(descriptor: descriptor, name: name)
             try JSONLines.reshape(source, rules: self, options: options, settings: settings, into: sink)
             try sink.flush()

@@ -8,7 +8,7 @@ extension Rules {
         _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink,
         tryingText: Bool = true
     ) throws(ReshapeError) {
-        try check(options)
+        try options.validate()
         if options.contains(.inputLines) {
             try JSONLines.reshape(LineSource(buffer: input), rules: self, options: options, settings: settings, into: sink)
             return
@@ -69,9 +69,5 @@ extension Rules {
         else { return false }
         settings.outcome?("text")
         return true
-    }
-
-    func check(_ options: ApplyOptions) throws(ReshapeError) {
-        try options.validate()
     }
 }

@@ -113,7 +113,7 @@ public struct Rules: Sendable {
     package func applyTakingBuffer(
         _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings = StreamSettings()
     ) throws(ReshapeError) -> (pointer: UnsafeMutablePointer<UInt8>, count: Int) {
-        try check(options)
+        try options.validate()
         var buffer = ByteBuffer(capacity: input.count.addingClamped(input.count / 8 + 64))
         // A small response on the text route is written straight into the buffer handed over.
         if reshapeOnText(input, options: options, settings: settings, into: &buffer) {
@@ -133,7 +133,7 @@ public struct Rules: Sendable {
     /// Reshapes on the whole tree only, never streaming: for tests that compare the two engines.
     package func applyWholeTree(to input: [UInt8], options: ApplyOptions = []) throws(ReshapeError) -> [UInt8] {
         try input.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in
-            try check(options)
+            try options.validate()
             if options.contains(.inputLines) {
                 // One line after the other, each on the whole tree (never the text route).
                 var settings = StreamSettings(jobs: 1)
@@ -186,7 +186,7 @@ public struct Rules: Sendable {
     private func reshape(
         _ input: UnsafeRawBufferPointer, options: ApplyOptions, rawDepth: Int?, progress: ((Int) -> Bool)?
     ) throws(ReshapeError) -> ByteBuffer {
-        try check(options)
+        try options.validate()
         let limits = limits.resolved(inputBytes: input.count)
         let root = try JSONParser.parse(
             input, allowDuplicateKeys: options.contains(.allowDuplicateKeys), rawDepth: rawDepth, maxDepth: limits.maxDepth,
