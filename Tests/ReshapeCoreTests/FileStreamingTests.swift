@@ -20,6 +20,17 @@ import Testing
         return Array((text + "}").utf8)
     }
 
+    /// A fresh folder with `in.json` holding `input` and `out.json` holding "old contents".
+    static func folder(holding input: [UInt8]) throws -> (folder: URL, input: String, output: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reshape-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let inputPath = folder.appendingPathComponent("in.json").path
+        let outputPath = folder.appendingPathComponent("out.json").path
+        try Data(input).write(to: URL(fileURLWithPath: inputPath))
+        try Data("old contents".utf8).write(to: URL(fileURLWithPath: outputPath))
+        return (folder, inputPath, outputPath)
+    }
+
     @Test func largeOutputFileMatchesInMemoryOutput() throws {
         let rules = try Rules(json: #"""
             [{"op": "keyedToArray", "idKey": "id", "wrapIn": "users"}, {"op": "emptyObjectToNull"},
@@ -28,13 +39,8 @@ import Testing
         let input = Self.payload()
         let expected = try rules.apply(to: input)
         #expect(expected.count > 8 << 20)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reshape-file-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, inputPath, outputPath) = try Self.folder(holding: input)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let inputPath = folder.appendingPathComponent("in.json").path
-        let outputPath = folder.appendingPathComponent("out.json").path
-        try Data(input).write(to: URL(fileURLWithPath: inputPath))
-        try Data("old contents".utf8).write(to: URL(fileURLWithPath: outputPath))
         for jobs in [1, 2, 3] {
             try rules.applyFile(inputPath, to: outputPath, settings: StreamSettings(jobs: jobs))
             let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: outputPath)))
@@ -49,13 +55,8 @@ import Testing
     @Test func theTemporaryOutputHasNoNameWhileItIsWritten() throws {
         let rules = try Rules(json: #"[{"op": "keyedToArray", "idKey": "id"}]"#)
         let input = Self.payload()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reshape-unnamed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, inputPath, outputPath) = try Self.folder(holding: input)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let inputPath = folder.appendingPathComponent("in.json").path
-        let outputPath = folder.appendingPathComponent("out.json").path
-        try Data(input).write(to: URL(fileURLWithPath: inputPath))
-        try Data("old contents".utf8).write(to: URL(fileURLWithPath: outputPath))
         let listings = Listings()
         for cancel in [true, false] {
             var settings = StreamSettings(jobs: 2)
