@@ -109,9 +109,20 @@ typedef enum reshape_status {
     RESHAPE_INTERNAL = 7,         /* a bug in Reshape; please report it */
     RESHAPE_CANCELLED = 8,        /* a progress callback asked to stop (reshape_apply_file(),
                                      reshape_apply_fd()) */
-    RESHAPE_BUFFER_TOO_SMALL = 9  /* reshape_apply_into(): the output does not fit in the caller's
+    RESHAPE_BUFFER_TOO_SMALL = 9, /* reshape_apply_into(): the output does not fit in the caller's
                                      buffer, which is untouched; *out_len gives the size needed */
+    RESHAPE_IO_ERROR = 10         /* a read or a write failed: a file that cannot be opened, read
+                                     or written (ENOENT, EACCES, EISDIR, ENOSPC, EIO, EFBIG...), an
+                                     input file that changed while it was read, or a write
+                                     callback that refused the output; sys_errno and io_file in
+                                     reshape_error say more, and the message names the file */
 } reshape_status;
+
+/* reshape_error.io_file: which file a RESHAPE_IO_ERROR is about. */
+#define RESHAPE_IO_NONE 0   /* not a failed read or write, or neither file (a rules file) */
+#define RESHAPE_IO_INPUT 1  /* the input: the file or descriptor read */
+#define RESHAPE_IO_OUTPUT 2 /* the output: the file, descriptor or callback written, or the
+                               temporary file that replaces out_path */
 
 /*
  * Where and why a call failed. Allocated by the caller (on the stack is fine) and passed to the
@@ -119,10 +130,10 @@ typedef enum reshape_status {
  *
  * How it grows: sizeof(reshape_error) and the offset of every field never change within a major
  * version (1536 bytes where size_t has 64 bits, 1524 where it has 32). A later field is carved out
- * of the start of `reserved`, and is defined so that 0 (or "") means "not known". Every call that
- * fills or clears an error zeroes `reserved`, so a program built against a later header reads
- * "not known" from this library, never garbage, and this library never writes past the size a
- * program built against this header allocated.
+ * of the start of `reserved`, and is defined so that 0 (or "") means "not known" (sys_errno and
+ * io_file came from there). Every call that fills or clears an error zeroes `reserved`, so a
+ * program built against a later header reads "not known" from this library, never garbage, and
+ * this library never writes past the size a program built against this header allocated.
  */
 typedef struct reshape_error {
     int code;                       /* a reshape_status */
@@ -142,13 +153,19 @@ typedef struct reshape_error {
                                        "keyedToArray", NUL-terminated; "" when no rule failed
                                        (invalid JSON input, invalid arguments, the rules document
                                        as a whole) or the rule names an op Reshape does not know */
-    unsigned char reserved[448];    /* zeroed by the library; later fields come from here */
+    int sys_errno;                  /* RESHAPE_IO_ERROR: the system's errno for the read or write
+                                       that failed (ENOENT, ENOSPC...; strerror() gives the words
+                                       the message ends with), or 0 when the failure has none (an
+                                       input file that changed while it was read); else 0 */
+    int io_file;                    /* RESHAPE_IO_ERROR: RESHAPE_IO_INPUT or RESHAPE_IO_OUTPUT,
+                                       the file the failure is about; else RESHAPE_IO_NONE */
+    unsigned char reserved[440];    /* zeroed by the library; later fields come from here */
 } reshape_error;
 
 /*
  * The name of a status, as the other bindings and the CLI spell it: "ok", "invalid_json",
  * "invalid_rules", "rule_failed", "limit_exceeded", "invalid_argument", "out_of_memory",
- * "internal", "cancelled", "buffer_too_small"; "unknown" for any other number.
+ * "internal", "cancelled", "buffer_too_small", "io_error"; "unknown" for any other number.
  *
  * Ownership: the string is static; do not free it.
  * Thread safety: safe to call from any thread at any time.
@@ -349,6 +366,40 @@ reshape_status reshape_apply(const reshape_rules *rules, const char *input, size
  */
 reshape_status reshape_apply_into(const reshape_rules *rules, const char *input, size_t input_len, unsigned flags,
                                   char *buf, size_t buf_cap, size_t *out_len, reshape_error *err);
+
+/*
+ * Takes a piece of the output of reshape_apply_cb(): `size` bytes at `buffer` (never 0 bytes; at
+ * most 1 MiB), valid during this call only. `data` is reshape_apply_cb()'s. Returns 0 to go on;
+ * any other value stops the call (see reshape_apply_cb()).
+ */
+typedef int (*reshape_write_fn)(const char *buffer, size_t size, void *data);
+
+/*
+ * Reshapes a JSON document, as reshape_apply() does, handing the output to `write` in pieces, in
+ * order, as it is made, instead of in one buffer (as jansson's json_dump_callback() does): the
+ * same bytes, the same flags and the same errors, and no buffer to free. A document that is
+ * reshaped record by record (see reshape_apply()) is never held whole by the library; one
+ * reshaped whole is made in memory first, and from 16 MiB on each piece's pages are given back to
+ * the system once `write` has returned, so the caller's copy and the library's are never both
+ * whole.
+ *
+ * rules, input, input_len, flags: as for reshape_apply().
+ * write: called on the calling thread with each piece; must not be NULL. It may call any
+ *   function of this header, with these rules or others.
+ * data: passed to every call of write; may be NULL.
+ * err: may be NULL.
+ *
+ * Returns what reshape_apply() returns, or RESHAPE_IO_ERROR when write returned nonzero: then
+ * err->io_file is RESHAPE_IO_OUTPUT and err->sys_errno is the value write returned when it is
+ * positive (an errno value of the callback's choice, ENOSPC say), else 0. On failure, write has
+ * received a prefix of the output, possibly empty, and nothing after the failure: discard it.
+ * (An input that fails its rules, or is not valid JSON, usually fails before the first piece.)
+ *
+ * Ownership: input stays the caller's; each piece is the library's and valid only during its call.
+ * Thread safety: as reshape_apply().
+ */
+reshape_status reshape_apply_cb(const reshape_rules *rules, const char *input, size_t input_len, unsigned flags,
+                                reshape_write_fn write, void *data, reshape_error *err);
 
 /* ==========================================================================================
  * Files and descriptors: streaming

@@ -10,7 +10,8 @@ func report(_ error: ReshapeError, to destination: UnsafeMutablePointer<reshape_
     let op = error.rule > 0 && OpNames.cString(for: error.op) != nil ? error.op : ""
     fill(
         destination, code: status, rule: Int32(clamping: error.rule), op: op, path: error.path,
-        message: error.description, line: error.line, column: error.column, position: error.position)
+        message: error.description, line: error.line, column: error.column, position: error.position,
+        systemErrno: error.systemErrno, ioFile: error.ioFile.rawValue)
     return status
 }
 
@@ -40,13 +41,15 @@ func succeed(_ destination: UnsafeMutablePointer<reshape_error>?) -> reshape_sta
 /// later release carves out of it then reads as "not known" to programs built against that header.
 private func fill(
     _ destination: UnsafeMutablePointer<reshape_error>, code: reshape_status, rule: Int32, op: String, path: String,
-    message: String, line: Int = 0, column: Int = 0, position: Int = 0
+    message: String, line: Int = 0, column: Int = 0, position: Int = 0, systemErrno: Int32 = 0, ioFile: Int32 = 0
 ) {
     destination.pointee.code = Int32(bitPattern: code.rawValue)
     destination.pointee.rule = rule
     destination.pointee.line = line
     destination.pointee.column = column
     destination.pointee.position = position
+    destination.pointee.sys_errno = systemErrno
+    destination.pointee.io_file = ioFile
     withUnsafeMutableBytes(of: &destination.pointee.path) { copyTruncated(path, into: $0) }
     withUnsafeMutableBytes(of: &destination.pointee.message) { copyTruncated(message, into: $0) }
     // Zeroed whole, then written: 32 bytes, and no stale op after the NUL.

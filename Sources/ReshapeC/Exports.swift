@@ -143,6 +143,24 @@ public func reshapeApplyInto(
     }
 }
 
+@_cdecl("reshape_apply_cb")
+public func reshapeApplyCB(
+    _ rules: reshape_rules_const_ptr?, _ input: UnsafePointer<CChar>?, _ inputLength: size_t, _ flags: CUnsignedInt,
+    _ write: reshape_write_fn?, _ data: UnsafeMutableRawPointer?, _ err: UnsafeMutablePointer<reshape_error>?
+) -> reshape_status {
+    do throws(ReshapeError) {
+        let (compiled, text) = try applyArguments(rules, input, inputLength)
+        guard let write else { throw ReshapeError(.invalidArgument, "write must not be NULL") }
+        try compiled.apply(to: text, options: ApplyOptions(rawValue: flags)) { piece in
+            guard let base = piece.baseAddress else { return 0 }
+            return write(base.assumingMemoryBound(to: CChar.self), piece.count, data)
+        }
+        return succeed(err)
+    } catch {
+        return report(error, to: err)
+    }
+}
+
 @_cdecl("reshape_free")
 public func reshapeFree(_ buffer: UnsafeMutablePointer<CChar>?) {
     buffer?.deallocate()

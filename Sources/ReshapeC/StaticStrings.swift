@@ -1,3 +1,4 @@
+import CReshapeABI
 import ReshapeCore
 
 /// `reshape_version()`'s string: made once from the engine's version, and never freed.
@@ -6,15 +7,16 @@ nonisolated(unsafe) let versionCString: UnsafePointer<CChar> = makeCString(Resha
 /// `reshape_status_name()`'s strings, in status order.
 enum StatusNames {
     /// Status 9, RESHAPE_BUFFER_TOO_SMALL, belongs to the C layer alone (`reshape_apply_into`): no
-    /// error of the engine has it, so it follows the engine's codes, which stop at 8.
-    nonisolated(unsafe) private static let names: [UnsafePointer<CChar>] =
-        ["ok"].map(makeCString) + ReshapeError.Code.allCases.sorted { $0.status < $1.status }.map { makeCString($0.rawValue) }
-        + ["buffer_too_small"].map(makeCString)
+    /// error of the engine has it. Every other status is an engine code's.
+    nonisolated(unsafe) private static let names: [Int32: UnsafePointer<CChar>] = {
+        var names = [0: makeCString("ok"), Int32(RESHAPE_BUFFER_TOO_SMALL.rawValue): makeCString("buffer_too_small")]
+        for code in ReshapeError.Code.allCases { names[code.status] = makeCString(code.rawValue) }
+        return names
+    }()
     nonisolated(unsafe) private static let unknown = makeCString("unknown")
 
     static func name(of status: Int32) -> UnsafePointer<CChar> {
-        guard status >= 0, Int(status) < names.count else { return unknown }
-        return names[Int(status)]
+        names[status] ?? unknown
     }
 }
 

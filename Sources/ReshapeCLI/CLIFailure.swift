@@ -14,14 +14,15 @@ struct CLIFailure: Error {
         self.error = error
     }
 
-    init(_ code: ReshapeError.Code, _ message: String) {
-        self.error = ReshapeError(code, message)
+    init(_ code: ReshapeError.Code, _ message: String, _ systemErrno: Int32 = 0) {
+        self.error = ReshapeError(code, message, systemErrno: systemErrno)
     }
 
-    /// 1 when the input could not be reshaped, 2 for usage errors and invalid rules.
+    /// 1 when the input could not be reshaped, 2 for usage errors, invalid rules, and files that
+    /// cannot be read or written.
     var status: Int32 {
         switch error.code {
-        case .invalidRules, .invalidArgument: 2
+        case .invalidRules, .invalidArgument, .ioError: 2
         case .invalidJSON, .ruleFailed, .limitExceeded, .outOfMemory, .internal, .cancelled: 1
         }
     }

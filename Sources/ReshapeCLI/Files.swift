@@ -20,9 +20,7 @@ func compileRules(at path: String) throws -> Rules {
 func openInput(_ path: String?) throws -> Int32 {
     guard let path, path != "-" else { return STDIN_FILENO }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-        throw CLIFailure(.invalidArgument, "cannot read input file '\(path)': \(systemReason(errno))")
-    }
+    guard descriptor >= 0 else { throw CLIFailure(.readFailure(path, errno: errno)) }
     return descriptor
 }
 
@@ -30,7 +28,7 @@ func openInput(_ path: String?) throws -> Int32 {
 /// as well as regular files.
 private func readFile(_ path: String, what: String) throws -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw CLIFailure(.invalidArgument, "cannot read \(what) '\(path)': \(systemReason(errno))") }
+    guard descriptor >= 0 else { throw CLIFailure(.ioError, "cannot read \(what) '\(path)': \(systemReason(errno))", errno) }
     defer { close(descriptor) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -39,7 +37,7 @@ private func readFile(_ path: String, what: String) throws -> [UInt8] {
         if count == 0 { return bytes }
         if count < 0 {
             if errno == EINTR { continue }
-            throw CLIFailure(.invalidArgument, "cannot read \(what) '\(path)': \(systemReason(errno))")
+            throw CLIFailure(.ioError, "cannot read \(what) '\(path)': \(systemReason(errno))", errno)
         }
         bytes.append(contentsOf: chunk[0..<count])
     }

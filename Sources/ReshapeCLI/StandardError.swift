@@ -22,8 +22,3 @@ func writeText(_ text: String, to descriptor: Int32 = STDERR_FILENO) {
         }
     }
 }
-
-/// The system's words for `code`: "No such file or directory".
-func systemReason(_ code: Int32) -> String {
-    String(cString: strerror(code))
-}

@@ -2,7 +2,8 @@
 ///
 /// Every failure carries enough to act on: the 1-based index and op of the rule that failed,
 /// the RFC 9535 normalized path of the value it failed on (`$['users']['-Nx1'][0]`), and for JSON
-/// text that cannot be read, the line, column and byte position of the problem.
+/// text that cannot be read, the line, column and byte position of the problem; for a read or a
+/// write that failed, the system's `errno` and which file it was.
 public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is. The raw values are stable and shared by every binding.
     public enum Code: String, Sendable, CaseIterable {
@@ -22,6 +23,10 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
         case `internal` = "internal"
         /// The caller's progress callback asked to stop.
         case cancelled = "cancelled"
+        /// A read or a write failed: a file that cannot be opened, read or written (`ENOENT`,
+        /// `EACCES`, `EISDIR`, `ENOSPC`, `EIO`, `EFBIG`...), or an input file that changed while
+        /// it was read. ``ReshapeError/systemErrno`` and ``ReshapeError/ioFile`` say more.
+        case ioError = "io_error"
 
         /// The status number of this code in the C API (`reshape_status`); never renumbered.
         public var status: Int32 {
@@ -34,6 +39,7 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
             case .outOfMemory: 6
             case .internal: 7
             case .cancelled: 8
+            case .ioError: 10  // 9 is RESHAPE_BUFFER_TOO_SMALL, the C API's own
             }
         }
     }
@@ -54,6 +60,22 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
     public var column: Int
     /// The 0-based byte offset of a problem in JSON text, or 0 when `line` is 0.
     public var position: Int
+    /// For ``Code/ioError``: the system's `errno` for the read or write that failed (`ENOENT`,
+    /// `ENOSPC`...), or 0 when the failure has none (an input file that changed while it was
+    /// read). 0 for every other code.
+    public var systemErrno: Int32
+    /// For ``Code/ioError``: which file failed. ``IOFile/none`` for every other code.
+    public var ioFile: IOFile
+
+    /// The file a failed read or write was about (`reshape_error.io_file` in C).
+    public enum IOFile: Int32, Sendable, CaseIterable {
+        /// Not a failed read or write, or neither file (the rules document, for instance).
+        case none = 0
+        /// The input: the file or descriptor the document is read from.
+        case input = 1
+        /// The output: the file or descriptor written, or the temporary file that replaces it.
+        case output = 2
+    }
 
     /// Creates an error. Prefer the engine's own errors; this exists for layers above it.
     /// - Parameters:
@@ -65,9 +87,11 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
     ///   - line: The 1-based line in JSON text, or 0.
     ///   - column: The 1-based column in JSON text, or 0.
     ///   - position: The 0-based byte offset in JSON text.
+    ///   - systemErrno: For `ioError`, the system's `errno`, or 0.
+    ///   - ioFile: For `ioError`, which file failed.
     public init(
         _ code: Code, _ message: String, rule: Int = 0, op: String = "", path: String = "",
-        line: Int = 0, column: Int = 0, position: Int = 0
+        line: Int = 0, column: Int = 0, position: Int = 0, systemErrno: Int32 = 0, ioFile: IOFile = .none
     ) {
         self.code = code
         self.message = message
@@ -77,6 +101,8 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
         self.line = line
         self.column = column
         self.position = position
+        self.systemErrno = systemErrno
+        self.ioFile = ioFile
     }
 
     /// The error as one line: code, rule, path, line and column, then the message.

@@ -35,9 +35,8 @@ extension Rules {
         fromDescriptor input: Int32, named name: String? = nil, toDescriptor output: Int32, options: ApplyOptions = [],
         settings: StreamSettings = StreamSettings(jobs: 0)
     ) throws(ReshapeError) {
-        try apply(
-            from: input, named: name ?? "descriptor \(input)", to: DescriptorSink(descriptor: output), options: options,
-            settings: settings)
+        let sink = DescriptorSink(descriptor: output, name: output == STDOUT_FILENO ? "standard output" : "descriptor \(output)")
+        try apply(from: input, named: name ?? "descriptor \(input)", to: sink, options: options, settings: settings)
     }
 
     /// Reshapes what `input` reads (to its end) into `outputPath`, replaced only on success as by
@@ -56,9 +55,9 @@ extension Rules {
     ) throws(ReshapeError) {
         let output = try ReplacedFile(path: outputPath)
         do throws(ReshapeError) {
-            try apply(
-                from: input, named: name, to: DescriptorSink(descriptor: output.descriptor, rewritable: true, writeBehind: output.syncsOnCommit),
-                options: options, settings: settings)
+            let sink = DescriptorSink(
+                descriptor: output.descriptor, name: outputPath, rewritable: true, writeBehind: output.syncsOnCommit)
+            try apply(from: input, named: name, to: sink, options: options, settings: settings)
             try output.commit(path: outputPath)
         } catch {
             output.abandon()

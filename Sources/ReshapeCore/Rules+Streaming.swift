@@ -19,7 +19,7 @@ extension Rules {
         guard !options.contains(.allowDuplicateKeys), plan.streamsAnything, input.count >= settings.minimumStreamBytes else {
             // Progress follows the reading of the input; the rules then run before the last report.
             let output = try reshapeWhole(input, options: options, progress: settings.progress.map { report in { report($0, input.count) } })
-            try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
+            try sink.write(taking: output)
             return
         }
         let stream = RecordStream(rules: self, plan: plan, text: input, options: options, settings: settings, sink: sink)
@@ -29,7 +29,7 @@ extension Rules {
                 settings.outcome?("tree")
                 let document = Document(root: root, inputBytes: input.count, limits: limits.resolved(inputBytes: input.count))
                 let output = try finish(document, range: operations.indices, options: options)
-                try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
+                try sink.write(taking: output)
             case .streamed(nil):
                 settings.outcome?("streamed")
                 return
@@ -42,7 +42,7 @@ extension Rules {
                 let document = Document(root: root, inputBytes: input.count, limits: resolved, growth: stream.outputGrowth)
                 let route = plan.route(for: stream.kind ?? .array)
                 let output = try finish(document, range: route.streamed..<operations.count, options: options)
-                try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
+                try sink.write(taking: output)
             }
         } catch {
             if error.code == .cancelled { throw error }
@@ -54,7 +54,7 @@ extension Rules {
                 throw ReshapeError(.internal, "streaming failed where the whole tree did not: \(error)")
             }
             if sink.bytesWritten > 0 && !sink.reset() { throw error }
-            try output.withBytes { (bytes) throws(ReshapeError) in try sink.write(bytes) }
+            try sink.write(taking: output)
         }
     }
 

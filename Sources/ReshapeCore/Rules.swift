@@ -209,3 +209,20 @@ public struct Rules: Sendable {
         return try writer.write(document.root)
     }
 }
+
+extension Rules {
+    /// Reshapes a JSON document and hands the output to `write` in pieces of at most 1 MiB, in
+    /// order, as it is made (`reshape_apply_cb`): a document that streams is never held whole.
+    /// `write` returns 0 to go on; anything else stops the call with `io_error`, with that value
+    /// as `systemErrno` when it is positive. On failure `write` has had a prefix of the output.
+    package func apply(
+        to input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings = StreamSettings(),
+        writingTo write: (UnsafeRawBufferPointer) -> Int32
+    ) throws(ReshapeError) {
+        try withoutActuallyEscaping(write) { (write) throws(ReshapeError) in
+            let sink = CallbackSink(write)
+            try reshape(input, options: options, settings: settings, into: sink)
+            try sink.flush()
+        }
+    }
+}

@@ -156,8 +156,8 @@ import Testing
         ([String](), "reshape: invalid_argument: Missing expected argument '--rules <RULES.json>' (see 'reshape --help')\n"),
         (["--rules"], "reshape: invalid_argument: Missing value for '--rules <RULES.json>' (see 'reshape --help')\n"),
         (["--rules", "r.json", "--colour"], "reshape: invalid_argument: Unknown option '--colour' (see 'reshape --help')\n"),
-        (["--rules", "/nonexistent/r.json"], "reshape: invalid_argument: cannot read rules file '/nonexistent/r.json': No such file or directory\n"),
-        (["check", "/nonexistent/r.json"], "reshape: invalid_argument: cannot read rules file '/nonexistent/r.json': No such file or directory\n"),
+        (["--rules", "/nonexistent/r.json"], "reshape: io_error: cannot read rules file '/nonexistent/r.json': No such file or directory\n"),
+        (["check", "/nonexistent/r.json"], "reshape: io_error: cannot read rules file '/nonexistent/r.json': No such file or directory\n"),
     ])
     func usageErrorsExitTwoWithOneLine(arguments: [String], message: String) throws {
         let outcome = try CLIRunner.run(arguments)
@@ -203,7 +203,7 @@ import Testing
         try Data("[]".utf8).write(to: rules)
         let folder = try CLIRunner.run(["--rules", rules.path, directory.path])
         #expect(folder.status == 2)
-        #expect(folder.stderr == "reshape: invalid_argument: cannot read input file '\(directory.path)': Is a directory\n")
+        #expect(folder.stderr == "reshape: io_error: cannot read input file '\(directory.path)': Is a directory\n")
         let process = Process()
         process.executableURL = CLIRunner.executable
         process.arguments = ["--rules", rules.path]
@@ -213,7 +213,7 @@ import Testing
         try process.run()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(text == "reshape: invalid_argument: cannot read input file 'standard input': Is a directory\n")
+        #expect(text == "reshape: io_error: cannot read standard input: Is a directory\n")
     }
 
     @Test func unreadableInputAndUnwritableOutputAreUsageErrors() throws {
@@ -222,10 +222,10 @@ import Testing
         try Data("[]".utf8).write(to: rules)
         let missing = try CLIRunner.run(["--rules", rules.path, directory.appendingPathComponent("nope.json").path])
         #expect(missing.status == 2)
-        #expect(missing.stderr.hasPrefix("reshape: invalid_argument: cannot read input file"))
+        #expect(missing.stderr.hasPrefix("reshape: io_error: cannot read input file"))
         let unwritable = try CLIRunner.run(["--rules", rules.path, "-o", "/nonexistent/dir/out.json"], stdin: Array("{}".utf8))
         #expect(unwritable.status == 2)
-        #expect(unwritable.stderr.hasPrefix("reshape: invalid_argument: cannot write output file '/nonexistent/dir/out.json'"))
+        #expect(unwritable.stderr.hasPrefix("reshape: io_error: cannot write output file '/nonexistent/dir/out.json'"))
     }
 
     /// `--progress` draws on standard error even when it is not a terminal, ending at 100% with
@@ -284,7 +284,7 @@ import Testing
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 2)
-        #expect(message == "reshape: invalid_argument: cannot write standard output: No space left on device\n")
+        #expect(message == "reshape: io_error: cannot write standard output: No space left on device\n")
     }
 
     @Test func helpShowsUsageAndExamples() throws {

@@ -103,10 +103,10 @@ import Testing
         let setup = try Setup()
         let missing = try setup.reshape(to: "/nonexistent/out.json")
         #expect(missing.status == 2)
-        #expect(missing.stderr == "reshape: invalid_argument: cannot write output file '/nonexistent/out.json': No such file or directory\n")
+        #expect(missing.stderr == "reshape: io_error: cannot write output file '/nonexistent/out.json': No such file or directory\n")
         let directory = try setup.reshape(to: setup.directory.path)
         #expect(directory.status == 2)
-        #expect(directory.stderr == "reshape: invalid_argument: cannot write output file '\(setup.directory.path)': Is a directory\n")
+        #expect(directory.stderr == "reshape: io_error: cannot write output file '\(setup.directory.path)': Is a directory\n")
         let loop = setup.directory.appendingPathComponent("loop.json").path
         symlink(loop, loop)
         #expect(try setup.reshape(to: loop).stderr.hasSuffix(": Too many levels of symbolic links\n"))

@@ -18,8 +18,10 @@ _Static_assert(offsetof(reshape_error, path) == 8 + 3 * sizeof(size_t), "path mo
 _Static_assert(offsetof(reshape_error, message) == offsetof(reshape_error, path) + 512, "message moved");
 _Static_assert(offsetof(reshape_error, op) == offsetof(reshape_error, message) + 512, "op moved");
 _Static_assert(sizeof(((reshape_error *)0)->op) == 32, "op is 32 bytes");
-_Static_assert(offsetof(reshape_error, reserved) == offsetof(reshape_error, op) + 32, "reserved moved");
-_Static_assert(sizeof(reshape_error) == offsetof(reshape_error, reserved) + 448, "reserved is the last 448 bytes");
+_Static_assert(offsetof(reshape_error, sys_errno) == offsetof(reshape_error, op) + 32, "sys_errno is reserved's start");
+_Static_assert(offsetof(reshape_error, io_file) == offsetof(reshape_error, sys_errno) + sizeof(int), "io_file moved");
+_Static_assert(offsetof(reshape_error, reserved) == offsetof(reshape_error, io_file) + sizeof(int), "reserved moved");
+_Static_assert(sizeof(reshape_error) == offsetof(reshape_error, reserved) + 440, "reserved is the last 440 bytes");
 
 static void test_versions(void) {
     char expected[64];
@@ -44,13 +46,15 @@ static void test_versions(void) {
 
 static void test_status_names(void) {
     const char *names[] = {"ok", "invalid_json", "invalid_rules", "rule_failed", "limit_exceeded",
-                           "invalid_argument", "out_of_memory", "internal", "cancelled", "buffer_too_small"};
-    for (int status = 0; status < 10; status++) {
+                           "invalid_argument", "out_of_memory", "internal", "cancelled", "buffer_too_small", "io_error"};
+    for (int status = 0; status < 11; status++) {
         CHECK(strcmp(reshape_status_name(status), names[status]) == 0, "status %d is %s", status, reshape_status_name(status));
     }
-    CHECK(strcmp(reshape_status_name(10), "unknown") == 0, "10");
+    CHECK(strcmp(reshape_status_name(11), "unknown") == 0, "11");
     CHECK(strcmp(reshape_status_name(-1), "unknown") == 0, "-1");
-    CHECK(RESHAPE_INVALID_JSON == 1 && RESHAPE_INTERNAL == 7 && RESHAPE_BUFFER_TOO_SMALL == 9, "numbering");
+    CHECK(RESHAPE_INVALID_JSON == 1 && RESHAPE_INTERNAL == 7 && RESHAPE_BUFFER_TOO_SMALL == 9 && RESHAPE_IO_ERROR == 10,
+          "numbering");
+    CHECK(RESHAPE_IO_NONE == 0 && RESHAPE_IO_INPUT == 1 && RESHAPE_IO_OUTPUT == 2, "io_file values");
 }
 
 static void test_null_arguments(void) {
@@ -358,6 +362,105 @@ static void test_apply_into(void) {
 }
 
 /* reshape_rules_count and reshape_rules_op: the compiled document's rules, in order. */
+/* reshape_apply_cb: what a write callback is given, and what its refusal does. */
+typedef struct collected {
+    char *bytes;
+    size_t length, capacity, calls, largest, refuse_at;
+    int refusal;
+} collected;
+
+static int collect(const char *buffer, size_t size, void *data) {
+    collected *into = data;
+    into->calls++;
+    if (size > into->largest) into->largest = size;
+    if (into->refuse_at && into->calls == into->refuse_at) return into->refusal;
+    if (into->length + size > into->capacity) {
+        into->capacity = (into->length + size) * 2;
+        into->bytes = realloc(into->bytes, into->capacity);
+        if (!into->bytes) abort();
+    }
+    memcpy(into->bytes + into->length, buffer, size);
+    into->length += size;
+    return 0;
+}
+
+/* A Firebase collection of `count` records, as text (the caller frees it). */
+static char *collection_text(size_t count, size_t *length) {
+    size_t capacity = count * 64 + 16, used = 0;
+    char *text = malloc(capacity);
+    if (!text) abort();
+    used += (size_t)snprintf(text + used, capacity - used, "{");
+    for (size_t index = 0; index < count; index++) {
+        used += (size_t)snprintf(text + used, capacity - used, "%s\"u%07zu\": {\"display_name\": \"n%zu\", \"a\": {}}",
+                                 index ? "," : "", index, index);
+    }
+    used += (size_t)snprintf(text + used, capacity - used, "}");
+    *length = used;
+    return text;
+}
+
+static void test_apply_cb(void) {
+    reshape_rules *rules = compile("[{\"op\": \"keyedToArray\"}, {\"op\": \"emptyObjectToNull\"}, "
+                                   "{\"op\": \"convertKeys\", \"to\": \"camelCase\"}]");
+    reshape_error err;
+
+    /* Small, large (streamed, in pieces) and pretty: exactly reshape_apply's bytes. */
+    size_t counts[] = {1, 25000};
+    unsigned flag_sets[] = {0, RESHAPE_PRETTY};
+    for (size_t c = 0; c < 2; c++) {
+        for (size_t f = 0; f < 2 - c; f++) {  /* the large input once: valgrind runs this too */
+            size_t input_length = 0;
+            char *input = collection_text(counts[c], &input_length);
+            char *expected = NULL;
+            size_t expected_length = 0;
+            CHECK(reshape_apply(rules, input, input_length, flag_sets[f], &expected, &expected_length, &err) == RESHAPE_OK,
+                  "%s", err.message);
+            collected into = {0};
+            memset(&err, 'x', sizeof err);
+            CHECK(reshape_apply_cb(rules, input, input_length, flag_sets[f], collect, &into, &err) == RESHAPE_OK, "%s",
+                  err.message);
+            CHECK(err.code == RESHAPE_OK && err.message[0] == '\0' && reserved_is_zero(&err), "err cleared");
+            CHECK(into.length == expected_length && memcmp(into.bytes, expected, expected_length) == 0,
+                  "%zu records, flags %u: %zu bytes, expected %zu", counts[c], flag_sets[f], into.length, expected_length);
+            CHECK(into.largest <= (1u << 20), "a piece of %zu bytes", into.largest);
+            if (counts[c] > 1) CHECK(into.calls > 1, "%zu records in one piece", counts[c]);
+            reshape_free(expected);
+            free(into.bytes);
+            free(input);
+        }
+    }
+
+    /* A refusal stops the call: io_error, the callback's errno, nothing more written. */
+    size_t input_length = 0;
+    char *input = collection_text(25000, &input_length);
+    int refusals[] = {28 /* ENOSPC */, -1};
+    for (size_t r = 0; r < 2; r++) {
+        collected into = {0};
+        into.refuse_at = 2;
+        into.refusal = refusals[r];
+        CHECK(reshape_apply_cb(rules, input, input_length, 0, collect, &into, &err) == RESHAPE_IO_ERROR, "refused");
+        CHECK(into.calls == 2, "called %zu times after refusing", into.calls);
+        CHECK(err.code == RESHAPE_IO_ERROR && err.io_file == RESHAPE_IO_OUTPUT, "io_file %d", err.io_file);
+        CHECK(err.sys_errno == (refusals[r] > 0 ? refusals[r] : 0), "sys_errno %d", err.sys_errno);
+        const char *message = refusals[r] > 0 ? "io_error: the write callback refused the output: No space left on device"
+                                              : "io_error: the write callback refused the output: it returned -1";
+        CHECK(strcmp(err.message, message) == 0, "%s", err.message);
+        free(into.bytes);
+    }
+    free(input);
+
+    /* Errors of the input: reshape_apply's, before any piece; a NULL callback is refused. */
+    collected into = {0};
+    CHECK(reshape_apply_cb(rules, "{\"u1\": 1", 9, 0, collect, &into, &err) == RESHAPE_INVALID_JSON, "invalid");
+    CHECK(into.calls == 0 && err.line == 1 && err.column == 9, "calls %zu, column %zu", into.calls, err.column);
+    CHECK(reshape_apply_cb(rules, "{}", 2, 0, NULL, NULL, &err) == RESHAPE_INVALID_ARGUMENT, "NULL write");
+    CHECK(strcmp(err.message, "invalid_argument: write must not be NULL") == 0, "%s", err.message);
+    CHECK(reshape_apply_cb(NULL, "{}", 2, 0, collect, &into, &err) == RESHAPE_INVALID_ARGUMENT, "NULL rules");
+    CHECK(reshape_apply_cb(rules, NULL, 2, 0, collect, &into, &err) == RESHAPE_INVALID_ARGUMENT, "NULL input");
+    CHECK(into.calls == 0, "called for an error");
+    reshape_rules_free(rules);
+}
+
 static void test_rules_ops(void) {
     reshape_rules *rules = compile("{\"rules\": [{\"op\": \"unwrap\", \"path\": \"$.data\"}, {\"op\": \"keyedToArray\"},"
                                    " {\"op\": \"convertKeys\", \"to\": \"camelCase\"}, {\"op\": \"keyedToArray\"}]}");
@@ -500,6 +603,7 @@ int main(void) {
     test_error_details();
     test_error_op();
     test_apply_into();
+    test_apply_cb();
     test_rules_ops();
     test_truncation();
     return test_exit_status("test_api");

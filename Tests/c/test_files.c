@@ -770,19 +770,20 @@ static void test_unreadable_and_unwritable(void) {
 
     /* Into a directory that does not exist. */
     path_in(out_path, sizeof out_path, dir, "missing/out.json");
-    CHECK(reshape_apply_file(rules, in_path, out_path, 0, NULL, &err) == RESHAPE_INVALID_ARGUMENT, "missing directory");
-    snprintf(message, sizeof message, "invalid_argument: cannot write output file '%s': %s", out_path, strerror(ENOENT));
+    CHECK(reshape_apply_file(rules, in_path, out_path, 0, NULL, &err) == RESHAPE_IO_ERROR, "missing directory");
+    snprintf(message, sizeof message, "io_error: cannot write output file '%s': %s", out_path, strerror(ENOENT));
     CHECK(strcmp(err.message, message) == 0, "missing directory: %s", err.message);
     CHECK(strstr(err.message, "No such file or directory") != NULL, "%s", err.message);
-    CHECK(err.code == RESHAPE_INVALID_ARGUMENT && err.rule == 0 && err.path[0] == '\0' && err.line == 0, "fields");
+    CHECK(err.code == RESHAPE_IO_ERROR && err.rule == 0 && err.path[0] == '\0' && err.line == 0, "fields");
+    CHECK(err.sys_errno == ENOENT && err.io_file == RESHAPE_IO_OUTPUT, "errno %d, io_file %d", err.sys_errno, err.io_file);
 
     /* Onto a directory. */
     path_in(out_path, sizeof out_path, dir, "a-directory");
     CHECK(mkdir(out_path, 0755) == 0, "mkdir");
-    CHECK(reshape_apply_file(rules, in_path, out_path, 0, NULL, &err) == RESHAPE_INVALID_ARGUMENT, "directory");
-    snprintf(message, sizeof message, "invalid_argument: cannot write output file '%s': %s", out_path, strerror(EISDIR));
+    CHECK(reshape_apply_file(rules, in_path, out_path, 0, NULL, &err) == RESHAPE_IO_ERROR, "directory");
+    snprintf(message, sizeof message, "io_error: cannot write output file '%s': %s", out_path, strerror(EISDIR));
     CHECK(strcmp(err.message, message) == 0, "directory: %s", err.message);
-    CHECK(strstr(err.message, "Is a directory") != NULL, "%s", err.message);
+    CHECK(err.sys_errno == EISDIR && err.io_file == RESHAPE_IO_OUTPUT, "errno %d, io_file %d", err.sys_errno, err.io_file);
     struct stat info;
     CHECK(stat(out_path, &info) == 0 && S_ISDIR(info.st_mode), "the directory is still there");
     CHECK(temporaries_in(dir) == 0, "temporaries left");
@@ -790,29 +791,33 @@ static void test_unreadable_and_unwritable(void) {
     /* A device is written as it comes. */
     CHECK(reshape_apply_file(rules, in_path, "/dev/null", 0, NULL, &err) == RESHAPE_OK, "/dev/null: %s", err.message);
     CHECK(stat("/dev/null", &info) == 0 && S_ISCHR(info.st_mode), "/dev/null is still a device");
+    CHECK(err.sys_errno == 0 && err.io_file == RESHAPE_IO_NONE, "a success clears sys_errno and io_file");
 
     /* An input that does not exist, or is a directory. */
     char missing[4096];
     path_in(missing, sizeof missing, dir, "no-such-input.json");
     path_in(out_path, sizeof out_path, dir, "out.json");
-    CHECK(reshape_apply_file(rules, missing, out_path, 0, NULL, &err) == RESHAPE_INVALID_ARGUMENT, "missing input");
-    snprintf(message, sizeof message, "invalid_argument: cannot read input file '%s': %s", missing, strerror(ENOENT));
+    CHECK(reshape_apply_file(rules, missing, out_path, 0, NULL, &err) == RESHAPE_IO_ERROR, "missing input");
+    snprintf(message, sizeof message, "io_error: cannot read input file '%s': %s", missing, strerror(ENOENT));
     CHECK(strcmp(err.message, message) == 0, "missing input: %s", err.message);
-    CHECK(strstr(err.message, "No such file or directory") != NULL, "%s", err.message);
+    CHECK(err.sys_errno == ENOENT && err.io_file == RESHAPE_IO_INPUT, "errno %d, io_file %d", err.sys_errno, err.io_file);
     CHECK(!file_exists(out_path), "missing input: the output was created");
 
     char input_dir[4096];
     path_in(input_dir, sizeof input_dir, dir, "a-directory");
-    CHECK(reshape_apply_file(rules, input_dir, out_path, 0, NULL, &err) == RESHAPE_INVALID_ARGUMENT, "input is a directory");
-    snprintf(message, sizeof message, "invalid_argument: cannot read input file '%s': %s", input_dir, strerror(EISDIR));
+    CHECK(reshape_apply_file(rules, input_dir, out_path, 0, NULL, &err) == RESHAPE_IO_ERROR, "input is a directory");
+    snprintf(message, sizeof message, "io_error: cannot read input file '%s': %s", input_dir, strerror(EISDIR));
     CHECK(strcmp(err.message, message) == 0, "input is a directory: %s", err.message);
+    CHECK(err.sys_errno == EISDIR && err.io_file == RESHAPE_IO_INPUT, "errno %d, io_file %d", err.sys_errno, err.io_file);
     CHECK(!file_exists(out_path), "input is a directory: the output was created");
     CHECK(temporaries_in(dir) == 0, "temporaries left");
 
     /* A descriptor that cannot be written: the system's reason, and the status. */
     int in_fd = open(in_path, O_RDONLY), read_only = open(in_path, O_RDONLY);
-    CHECK(reshape_apply_fd(rules, in_fd, read_only, 0, NULL, &err) == RESHAPE_INVALID_ARGUMENT, "read-only out_fd");
-    CHECK(strstr(err.message, strerror(EBADF)) != NULL, "read-only out_fd: %s", err.message);
+    CHECK(reshape_apply_fd(rules, in_fd, read_only, 0, NULL, &err) == RESHAPE_IO_ERROR, "read-only out_fd");
+    snprintf(message, sizeof message, "io_error: cannot write descriptor %d: %s", read_only, strerror(EBADF));
+    CHECK(strcmp(err.message, message) == 0, "read-only out_fd: %s", err.message);
+    CHECK(err.sys_errno == EBADF && err.io_file == RESHAPE_IO_OUTPUT, "errno %d, io_file %d", err.sys_errno, err.io_file);
     close(in_fd);
     close(read_only);
 

@@ -131,6 +131,6 @@ final class InputFile: @unchecked Sendable {
     }
 
     static func failure(_ name: String, _ code: Int32) -> ReshapeError {
-        ReshapeError(.invalidArgument, "cannot read input file '\(name)': \(String(cString: strerror(code)))")
+        .readFailure(name, errno: code)
     }
 }

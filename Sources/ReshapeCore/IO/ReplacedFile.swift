@@ -39,7 +39,7 @@ final class ReplacedFile {
         case unnamed(prefix: String)
     }
 
-    /// Opens the output for `path`. Throws `invalid_argument` with the system's words.
+    /// Opens the output for `path`. Throws `io_error` with the system's words.
     init(path: String) throws(ReshapeError) {
         let target: String
         switch try Self.resolvedTarget(path, named: path) {
@@ -169,7 +169,7 @@ final class ReplacedFile {
         guard output >= 0 else { throw Self.failure(path, errno) }
         defer { close(output) }
         guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw Self.failure(path, errno) }
-        let sink = DescriptorSink(descriptor: output)
+        let sink = DescriptorSink(descriptor: output, name: path)
         try ChunkedRead.each(descriptor, failure: { Self.failure(path, $0) }) { (chunk) throws(ReshapeError) in try sink.write(chunk) }
         try sink.flush()
         guard fsync(output) == 0 else { throw Self.failure(path, errno) }
@@ -223,6 +223,6 @@ final class ReplacedFile {
     }
 
     static func failure(_ path: String, _ code: Int32) -> ReshapeError {
-        ReshapeError(.invalidArgument, "cannot write output file '\(path)': \(String(cString: strerror(code)))")
+        .writeFailure(path, errno: code)
     }
 }
