@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/mman.h>
 
 #ifdef __linux__
 /* glibc's and musl's declaration (fcntl.h, _GNU_SOURCE), repeated: this header cannot define
@@ -15,6 +16,8 @@
 extern int sync_file_range(int fd, int64_t offset, int64_t count, unsigned int flags);
 /* sched.h's, with the mask as bytes: cpu_set_t, too, is declared only under _GNU_SOURCE. */
 extern int sched_getaffinity(int pid, size_t size, void *mask);
+/* sys/mman.h's, also declared only under _GNU_SOURCE. */
+extern void *mremap(void *old_address, size_t old_size, size_t new_size, int flags, ...);
 #endif
 
 /* Asks the system to start writing the file's bytes [offset, offset + count) to disk, without
@@ -62,4 +65,46 @@ static inline int csystem_open_unnamed(const char *directory, int access, unsign
 #endif
 }
 
+/* Address space for an input read in pieces (InputRegion): `size` bytes that hold nothing and
+ * cost no memory (PROT_NONE, and so never counted as committed, even with strict overcommit)
+ * until parts of it are made usable. Returns NULL with errno set when the system refuses. */
+static inline void *csystem_reserve(size_t size) {
+    void *address = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return address == MAP_FAILED ? NULL : address;
+}
+
+/* Makes reserved pages readable and writable (they read as zeros until written). 0, or -1. */
+static inline int csystem_commit(void *address, size_t size) {
+    return mprotect(address, size, PROT_READ | PROT_WRITE);
+}
+
+/* Gives pages back to the system and reserves their addresses again, in one step: what they held
+ * is gone, and so is their memory. 0, or -1. */
+static inline int csystem_give_back(void *address, size_t size) {
+    void *result = mmap(address, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    return result == MAP_FAILED ? -1 : 0;
+}
+
+/* Moves the pages at `from` (committed, `size` bytes) to `to` (reserved), contents and all, without
+ * copying or faulting them in again, and reserves `from` again: memory read once is used again
+ * at the next place the input goes. Returns 0, or -1 with errno set where the system cannot
+ * (mremap's MREMAP_DONTUNMAP is Linux 5.7's); `from` and `to` are then as they were. Never leaves
+ * a hole in the reserved range that another mapping could take. */
+static inline int csystem_move_pages(void *from, void *to, size_t size) {
+#ifdef __linux__
+    /* MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP: `to` is replaced at once, and `from` stays
+       mapped (empty), so that it is replaced at once too. */
+    void *moved = mremap(from, size, size, 1 | 2 | 4, to);
+    if (moved == MAP_FAILED) return -1;
+    return csystem_give_back(from, size);
+#else
+    (void)from;
+    (void)to;
+    (void)size;
+    errno = ENOSYS;
+    return -1;
 #endif
+}
+
+#endif
+

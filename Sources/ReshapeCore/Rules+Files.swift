@@ -4,22 +4,23 @@ import Glibc
 import Musl
 #endif
 
-/// Reshaping files and descriptors, streaming: a regular input file is mapped rather than read
-/// into memory, and output is written as it is made. For a document that is one collection of
-/// records, memory stays in proportion to the records in flight whatever the file's size.
+/// Reshaping files and descriptors, streaming: the input is read as the work goes (see
+/// `InputRegion`), and output is written as it is made. For a document that is one collection of
+/// records, memory stays in proportion to the records in flight whatever the input's size.
 extension Rules {
     /// Reshapes the file at `inputPath` into `outputPath`, which is replaced only on success
     /// (keeping its permissions, owner and group; a symbolic link's target is replaced) and never
     /// left partly written. `outputPath` may be a device or a pipe (`/dev/null`), written as it
     /// comes. Gives the same bytes as ``apply(to:options:)-(UnsafeRawBufferPointer,_)``.
     /// - Parameter settings: threads (`jobs: 0` is one per core) and progress.
-    /// - Throws: `ReshapeError`; `invalid_argument` when a file cannot be read or written (with
-    ///   the system's words), `cancelled` when `settings.progress` returned false.
+    /// - Throws: `ReshapeError`; `io_error` when a file cannot be read or written (with the
+    ///   system's words and `errno`) or the input file changed while it was read, `cancelled` when
+    ///   `settings.progress` returned false.
     public func applyFile(
         _ inputPath: String, to outputPath: String, options: ApplyOptions = [], settings: StreamSettings = StreamSettings(jobs: 0)
     ) throws(ReshapeError) {
         let input = open(inputPath, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw InputFile.failure(inputPath, errno) }
+        guard input >= 0 else { throw .readFailure(inputPath, errno: errno) }
         defer { close(input) }
         try apply(from: input, named: inputPath, toFile: outputPath, options: options, settings: settings)
     }
@@ -68,20 +69,11 @@ extension Rules {
     private func apply(
         from descriptor: Int32, named name: String, to sink: DescriptorSink, options: ApplyOptions, settings: StreamSettings
     ) throws(ReshapeError) {
-        if options.contains(.inputLines), !InputFile.isMappable(descriptor) {
-            // A pipe of JSON Lines is read as the work goes, never whole.
-            try options.validate()
-            let source = LineSource(descriptor: descriptor, name: name)
-            try JSONLines.reshape(source, rules: self, options: options, settings: settings, into: sink)
-            try sink.flush()
-            _ = settings.progress?(source.offset, source.offset)  // The end: too late to cancel.
-            return
-        }
-        let input = try InputFile(descriptor: descriptor, name: name)
-        var settings = settings
-        settings.releaseInput = { [input] range in input.release(range) }
-        try reshape(input.bytes, options: options, settings: settings, into: sink)
+        try options.validate()
+        let input = try InputRegion(descriptor: descriptor, name: name, chunk: settings.inputChunkBytes)
+        defer { settings.inputPeak?(input.peakHeld) }
+        try reshape(input, options: options, settings: settings, into: sink)
         try sink.flush()
-        _ = settings.progress?(input.bytes.count, input.bytes.count)  // The end: too late to cancel.
+        _ = settings.progress?(input.filled, input.filled)  // The end: too late to cancel.
     }
 }

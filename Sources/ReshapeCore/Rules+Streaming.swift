@@ -1,6 +1,7 @@
 /// `apply` with output written to a sink as it is made: the record-streaming engine where the
 /// rules allow it (see `RecordPlan`), the whole tree otherwise. Both give the same bytes or the same
-/// error: when streaming fails, the whole tree runs to name the error exactly.
+/// error: when streaming fails, the whole tree runs to name the error exactly, where the input can
+/// be read again (in memory, or a regular file).
 extension Rules {
     /// Reshapes `input` into `sink` with `settings` (threads, progress); `tryingText: false` when
     /// the caller tried the text route already.
@@ -22,12 +23,48 @@ extension Rules {
             try sink.write(taking: output)
             return
         }
-        let stream = RecordStream(rules: self, plan: plan, text: input, options: options, settings: settings, sink: sink)
+        try stream(.memory(input), options: options, settings: settings, into: sink)
+    }
+
+    /// Reshapes what `region` reads into `sink`, reading it as the work goes: a small input whole
+    /// first, as if it were in memory; a large one record by record where the rules allow, else
+    /// into the whole tree, giving its text back as the tree is built.
+    func reshape(
+        _ region: InputRegion, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink
+    ) throws(ReshapeError) {
+        try options.validate()
+        if options.contains(.inputLines) {
+            try JSONLines.reshape(LineSource(region: region), rules: self, options: options, settings: settings, into: sink)
+            return
+        }
+        // A pipe that has nothing more for now goes on being read as the work goes.
+        try region.readWithoutWaiting(upTo: settings.minimumStreamBytes)
+        if region.isAtEnd && region.filled < settings.minimumStreamBytes {
+            // All of it is here, and stays: the routes of input in memory apply, errors included.
+            try reshape(region.text, options: options, settings: settings, into: sink)
+            return
+        }
+        let total = region.knownSize ?? 0
+        guard !options.contains(.allowDuplicateKeys), plan.streamsAnything else {
+            let output = try reshapeWhole(region, options: options, progress: settings.progress.map { report in { report($0, total) } })
+            try sink.write(taking: output)
+            return
+        }
+        try stream(.region(region), options: options, settings: settings, into: sink)
+    }
+
+    /// Streams `input` record by record into `sink` (see `RecordStream`), the rules that need the
+    /// whole document running on the streamed rules' result.
+    private func stream(
+        _ input: StreamInput, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink
+    ) throws(ReshapeError) {
+        let stream = RecordStream(rules: self, plan: plan, input: input, options: options, settings: settings, sink: sink)
         do throws(ReshapeError) {
             switch try stream.run() {
             case .tree(let root):
                 settings.outcome?("tree")
-                let document = Document(root: root, inputBytes: input.count, limits: limits.resolved(inputBytes: input.count))
+                let bytes = input.bytesRead
+                let document = Document(root: root, inputBytes: bytes, limits: limits.resolved(inputBytes: bytes))
                 let output = try finish(document, range: operations.indices, options: options)
                 try sink.write(taking: output)
             case .streamed(nil):
@@ -36,25 +73,34 @@ extension Rules {
             case .streamed(let intermediate?):
                 // The rules that need the whole document run on the streamed rules' result.
                 settings.outcome?("hybrid")
-                let resolved = limits.resolved(inputBytes: input.count)
+                let resolved = limits.resolved(inputBytes: input.bytesRead)
                 let root = try JSONParser.parse(intermediate.buffer.bytes, maxDepth: resolved.maxDepth)
                 // The bound goes on from where the stream left it, as it would on the whole tree.
-                let document = Document(root: root, inputBytes: input.count, limits: resolved, growth: stream.outputGrowth)
+                let document = Document(root: root, inputBytes: input.bytesRead, limits: resolved, growth: stream.outputGrowth)
                 let route = plan.route(for: stream.kind ?? .array)
                 let output = try finish(document, range: route.streamed..<operations.count, options: options)
                 try sink.write(taking: output)
             }
         } catch {
-            if error.code == .cancelled { throw error }
+            if error.code == .cancelled || error.code == .ioError { throw error }
             // The whole tree names the error exactly (or, for a limit only streaming reached,
-            // succeeds: then its output is the answer, if nothing was written yet).
-            settings.outcome?("error")
-            let output = try reshapeWhole(input, options: options)
+            // succeeds: then its output is the answer, if nothing was written yet). A pipe cannot
+            // be read again: the stream's error stands.
+            let whole: ByteBuffer
+            switch input {
+            case .memory(let bytes):
+                settings.outcome?("error")
+                whole = try reshapeWhole(bytes, options: options)
+            case .region(let region):
+                guard let size = region.knownSize else { throw error }
+                settings.outcome?("error")
+                whole = try reshapeWhole(InputRegion(rereading: region, 0..<size), options: options)
+            }
             if settings.strict {
                 throw ReshapeError(.internal, "streaming failed where the whole tree did not: \(error)")
             }
             if sink.bytesWritten > 0 && !sink.reset() { throw error }
-            try sink.write(taking: output)
+            try sink.write(taking: whole)
         }
     }
 
@@ -69,5 +115,22 @@ extension Rules {
         else { return false }
         settings.outcome?("text")
         return true
+    }
+
+    /// The whole-tree engine on input read from `region` as it is parsed, its text given back as
+    /// the tree is built: memory holds the tree and the piece being read, not the text.
+    func reshapeWhole(
+        _ region: InputRegion, options: ApplyOptions, progress: ((Int) -> Bool)? = nil
+    ) throws(ReshapeError) -> ByteBuffer {
+        var parser = JSONParser(
+            text: region.text, allowDuplicateKeys: options.contains(.allowDuplicateKeys), errorCode: .invalidJSON, rawDepth: nil,
+            maxDepth: limits.resolved(inputBytes: region.knownSize ?? 0).maxDepth)
+        parser.region = region
+        parser.releasesBehind = true
+        parser.progress = progress
+        let root = try parser.parseDocument()
+        let bytes = region.filled
+        let document = Document(root: root, inputBytes: bytes, limits: limits.resolved(inputBytes: bytes))
+        return try finish(document, range: operations.indices, options: options)
     }
 }

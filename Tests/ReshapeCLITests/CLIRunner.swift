@@ -31,9 +31,17 @@ struct CLIRunner {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        input.fileHandleForWriting.write(Data(stdin))
-        try input.fileHandleForWriting.close()
+        // Written while the output is read: the command streams, and writes before it has read
+        // all its input, so neither pipe may wait for the other to be emptied.
+        let writer = input.fileHandleForWriting
+        let written = DispatchSemaphore(value: 0)
+        Thread {
+            writer.write(Data(stdin))
+            try? writer.close()
+            written.signal()
+        }.start()
         let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        written.wait()
         let stderr = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, stdout: [UInt8](stdout), stderr: String(decoding: stderr, as: UTF8.self))

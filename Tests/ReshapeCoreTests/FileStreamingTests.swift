@@ -109,9 +109,9 @@ import Testing
         }
     }
 
-    /// A large document from a pipe is held in a temporary file without a name, mapped and given
-    /// back as the work goes, not in memory: while it is reshaped, the process maps a deleted file
-    /// in the temporary folder as large as the input.
+    /// A large document from a pipe is read as it comes, never whole and never into a temporary
+    /// file: the input held at once stays within a few chunks, and no file of the temporary
+    /// folder is mapped, whatever the threads.
     @Test func aLargeDocumentFromAPipeIsNotHeldInMemory() throws {
         let rules = try Rules(json: #"[{"op": "keyedToArray", "idKey": "id"}]"#)
         // About 50 MB: the payload's records four times over, each copy with ids of its own.
@@ -124,18 +124,65 @@ import Testing
         input.append(UInt8(ascii: "}"))
         let expected = try rules.apply(to: input)
         let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        let size = input.count
-        let spooled = Listings()
-        var settings = StreamSettings(jobs: 2)
-        settings.progress = { _, _ in
-            spooled.add(Self.deletedMappings(in: folder, atLeast: size))
-            return true
+        for jobs in [1, 3] {
+            let spooled = Listings()
+            let peaks = Listings()
+            var settings = StreamSettings(jobs: jobs)
+            settings.progress = { _, _ in
+                spooled.add(Self.deletedMappings(in: folder, atLeast: 1 << 20))
+                return true
+            }
+            settings.inputPeak = { peaks.add(["\($0)"]) }
+            let piped = try StreamingDifferentialTests.throughPipe(input) { (source, output) throws(ReshapeError) in
+                try rules.apply(fromDescriptor: source, toDescriptor: output, settings: settings)
+            }
+            #expect((try? piped.get()) == expected, "jobs \(jobs)")
+            #expect(spooled.all.count > 20 && spooled.all.allSatisfy { $0 == [] }, "jobs \(jobs): \(spooled.all.prefix(3))")
+            let peak = peaks.all.compactMap { $0.flatMap { Int($0[0]) } }
+            #expect(peak.count == 1 && peak[0] <= 16 << 20, "jobs \(jobs): \(peak) bytes held for \(input.count)")
         }
-        let piped = try StreamingDifferentialTests.throughPipe(input) { (source, output) throws(ReshapeError) in
-            try rules.apply(fromDescriptor: source, toDescriptor: output, settings: settings)
+    }
+
+    /// The records of a collection from a pipe go out as they come: when the pipe's writer pauses,
+    /// the records read so far are written before the read waits, on one thread and on three.
+    @Test func recordsFromAPipeGoOutBeforeItEnds() throws {
+        let rules = try Rules(json: #"[{"op": "keyedToArray", "idKey": "id"}, {"op": "emptyObjectToNull"}]"#)
+        for jobs in [1, 3] {
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("reshape-live-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: outputURL) }
+            let output = open(outputURL.path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+            let writeEnd = ends[1]
+            let seen = Listings()
+            let done = DispatchSemaphore(value: 0)
+            // More than the first read takes in whole (64 KiB), so that the stream has begun.
+            let first = (0..<2000).map { #""a\#($0)": {"n": \#($0), "e": {}, "pad": "\#(String(repeating: "p", count: 40))"}"# }
+                .joined(separator: ",")
+            Thread {
+                func send(_ text: String) { _ = text.withCString { write(writeEnd, $0, strlen($0)) } }
+                send("{" + first)
+                var info = stat()
+                let deadline = Date().addingTimeInterval(10)
+                while Date() < deadline && (stat(outputURL.path, &info) != 0 || info.st_size == 0) { usleep(5_000) }
+                seen.add(["\(info.st_size)"])
+                send(#","b": {"n": -1, "e": {}}}"#)
+                close(writeEnd)
+                done.signal()
+            }.start()
+            var settings = StreamSettings(jobs: jobs)
+            settings.outcome = { seen.add([$0]) }
+            try rules.apply(fromDescriptor: ends[0], toDescriptor: output, settings: settings)
+            done.wait()
+            close(ends[0])
+            close(output)
+            let sizeBeforeTheEnd = seen.all.first.flatMap { $0.flatMap { Int($0[0]) } } ?? 0
+            #expect(sizeBeforeTheEnd > 50_000, "jobs \(jobs): \(sizeBeforeTheEnd) bytes out before the pipe ended")
+            #expect(seen.all.contains { $0 == ["streamed"] }, "jobs \(jobs): \(seen.all)")
+            let all = (0..<2000).map { #"{"id":"a\#($0)","n":\#($0),"e":null,"pad":"\#(String(repeating: "p", count: 40))"}"# }
+            let expected = "[" + (all + [#"{"id":"b","n":-1,"e":null}"#]).joined(separator: ",") + "]"
+            #expect(try String(contentsOf: outputURL, encoding: .utf8) == expected, "jobs \(jobs)")
         }
-        #expect((try? piped.get()) == expected)
-        #expect(!spooled.all.isEmpty && spooled.all.allSatisfy { $0?.count == 1 }, "\(spooled.all)")
     }
 
     /// The lines of /proc/self/maps that map a deleted file in `folder` of at least `size` bytes.

@@ -33,7 +33,8 @@ import Testing
             == "invalid_json: at $, line 3, column 4: m")
         #expect(ReshapeError(.invalidJSON, "m", line: 1, column: 1).description == "invalid_json: line 1, column 1: m")
         #expect(ReshapeError(.outOfMemory, "out of memory").description == "out_of_memory: out of memory")
-        #expect(ReshapeError.Code.allCases.map(\.status) == [1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(ReshapeError.Code.allCases.map(\.status) == [1, 2, 3, 4, 5, 6, 7, 8, 10])
+        #expect(ReshapeError(.ioError, "m", systemErrno: 2, ioFile: .input).description == "io_error: m")
     }
 
     @Test func versionIsSemantic() {

@@ -10,6 +10,10 @@ internal import CJansson
 /// bounded by `Limits.maxDepth`, not by the stack.
 ///
 /// A replaced or abandoned value is freed by `Tree`, never by jansson's recursive free.
+///
+/// The text is either all in memory, or read as the parse goes from an `InputRegion` (`region`):
+/// then `text` holds what was read so far at its input offsets, and wherever the parser reaches
+/// its end it reads more (`readMore`) before deciding the input has ended.
 struct JSONParser: ~Copyable {
     var text: UnsafeRawBufferPointer
     let allowDuplicateKeys: Bool
@@ -41,6 +45,16 @@ struct JSONParser: ~Copyable {
     private var nextProgress = Int.max
     static let progressStep = 1 << 19
 
+    /// Where `text` comes from when it is not all in memory: read from here as the parse goes.
+    var region: InputRegion? = nil
+    /// With a region: give its bytes back as the parse goes past them (a whole-document parse,
+    /// which holds the tree and not the text; a stream gives back what its batches are done with).
+    var releasesBehind = false
+    /// Where the token being read starts: with `releasesBehind`, nothing from here on is given back.
+    var tokenStart = 0
+    /// The failure to read more of `region`, reported in place of the syntax error it leads to.
+    private(set) var readError: ReshapeError? = nil
+
     struct Frame {
         let container: Node
         let isObject: Bool
@@ -51,6 +65,8 @@ struct JSONParser: ~Copyable {
         /// True while the current member's or element's value is being read: only then does the
         /// frame add a step to the path of an error.
         var inValue = false
+        /// The current member name, decoded, once the input that holds it may be given back.
+        var savedKey: [UInt8]? = nil
     }
 
     /// Parses `text` into a new tree. The caller owns the returned reference.
@@ -118,6 +134,7 @@ struct JSONParser: ~Copyable {
     // MARK: - Structure
 
     mutating func parseDocument() throws(ReshapeError) -> Node {
+        ensure(3)
         if text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF { index = 3 }
         skipWhitespace()
         if index == text.count {
@@ -130,12 +147,75 @@ struct JSONParser: ~Copyable {
             if index < text.count {
                 throw failure(at: index, "unexpected \(describeByte(at: index)) after the JSON value")
             }
+            if let readError { throw readError }
         } catch {
             Make.release(root)
             throw error
         }
         guard let root else { throw ReshapeError(.internal, "the parser produced no value") }
         return root
+    }
+
+    /// Parses one value from `index` (white space first), and nothing after it. The caller owns
+    /// the returned reference.
+    mutating func parseValue() throws(ReshapeError) -> Node {
+        var root: Node? = nil
+        do throws(ReshapeError) {
+            try parseValues(root: &root)
+        } catch {
+            Make.release(root)
+            throw error
+        }
+        guard let root else { throw ReshapeError(.internal, "the parser produced no value") }
+        return root
+    }
+
+    // MARK: - Reading more
+
+    /// Reads more of `region` into `text`. False at the input's end, when `text` is the whole
+    /// input, or when reading failed (then `failure` reports that instead).
+    mutating func readMore() -> Bool {
+        guard let region, readError == nil else { return false }
+        if releasesBehind { giveBack(below: min(tokenStart, index)) }
+        do throws(ReshapeError) {
+            guard try region.readMore() else { return false }
+        } catch {
+            readError = error
+            return false
+        }
+        text = region.text
+        return true
+    }
+
+    /// Reads until `count` bytes from `index` on are in `text`, or the input ends.
+    @inline(__always)
+    mutating func ensure(_ count: Int) {
+        if index + count > text.count && region != nil {
+            while index + count > text.count, readMore() {}
+        }
+    }
+
+    /// Gives back the region's bytes before `offset`, keeping the member names that the open
+    /// containers (and the value being read) still need.
+    private mutating func giveBack(below offset: Int) {
+        guard let region else { return }
+        let end = offset / region.chunk * region.chunk
+        guard end > region.releasedTo else { return }
+        saveKeys(below: end)
+        region.release(below: end)
+    }
+
+    /// Keeps the member names that lie before `end` in the input apart from it: the open
+    /// containers' (for paths in errors) and the one whose value is being read (for `link`).
+    mutating func saveKeys(below end: Int) {
+        for level in stack.indices where stack[level].keyStart >= 0 && stack[level].keyStart < end {
+            if stack[level].savedKey == nil { stack[level].savedKey = decodedKeyBytes(at: stack[level].keyStart) }
+        }
+        if !pendingKey.hasEscapes && pendingKey.start < end && pendingKey.end > pendingKey.start {
+            keyBuffer.removeAll()
+            keyBuffer.append(UnsafeRawBufferPointer(rebasing: text[pendingKey.start..<pendingKey.end]))
+            pendingKey.hasEscapes = true  // `keyBuffer` holds it, decoded (it has no escapes)
+        }
     }
 
     private mutating func reportProgress() throws(ReshapeError) {
@@ -152,6 +232,7 @@ struct JSONParser: ~Copyable {
             if index >= nextProgress { try reportProgress() }
             guard index < text.count else { throw failure(at: index, "unexpected end of input, expected a value") }
             let start = index
+            tokenStart = start
             let byte = text[index]
             let value: Node
             var opensContainer = false
@@ -192,7 +273,7 @@ struct JSONParser: ~Copyable {
             } else if opensContainer {
                 guard stack.count < maxDepth else {
                     var error = ReshapeError.depthLimit(maxDepth, code: errorCode == .invalidRules ? .invalidRules : .limitExceeded)
-                    let position = TextPosition(of: start, in: text)
+                    let position = position(of: start)
                     error.path = currentPath()
                     (error.line, error.column, error.position) = (position.line, position.column, start)
                     throw error
@@ -270,6 +351,8 @@ struct JSONParser: ~Copyable {
             throw failure(at: index, "expected a member name in double quotes, found \(describeByte(at: index))")
         }
         stack[stack.count - 1].keyStart = index
+        stack[stack.count - 1].savedKey = nil
+        tokenStart = index
         let span = try scanString()
         keyBuffer.removeAll()
         if span.hasEscapes { Self.decodeEscapes(text, span, into: &keyBuffer) }
@@ -296,18 +379,24 @@ struct JSONParser: ~Copyable {
     }
 
     private mutating func parseNumber() throws(ReshapeError) -> Node {
-        switch NumberLiteral.scan(text, from: index) {
-        case .success(let (literal, end)):
-            index = end
-            return try literal.makeNode()
-        case .failure(let problem):
-            throw failure(at: problem.offset, problem.message)
+        while true {
+            switch NumberLiteral.scan(text, from: index) {
+            case .success(let (literal, end)):
+                // A number that ends where the text read so far ends may go on.
+                if end == text.count && readMore() { continue }
+                index = end
+                return try literal.makeNode()
+            case .failure(let problem):
+                if problem.offset >= text.count && readMore() { continue }
+                throw failure(at: problem.offset, problem.message)
+            }
         }
     }
 
     private mutating func expectLiteral(_ word: StaticString) throws(ReshapeError) {
         let count = word.utf8CodeUnitCount
         let start = index
+        ensure(count)
         for offset in 0..<count {
             guard start + offset < text.count, text[start + offset] == word.utf8Start[offset] else {
                 throw failure(at: start, "invalid literal, expected '\(word)'")
@@ -331,55 +420,64 @@ struct JSONParser: ~Copyable {
         index += 1
         let start = index
         var hasEscapes = false
-        let count = text.count
-        while index < count {
-            // Eight bytes at a time up to the next one that needs a look.
-            if let base = text.baseAddress {
-                while index + 8 <= count {
-                    let special = Self.specialBytes(UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self)))
-                    if special == 0 {
-                        index += 8
-                        continue
+        scan: while true {
+            // Escapes and UTF-8 sequences may read more input: `count` is looked up again after them.
+            let count = text.count
+            while index < count {
+                // Eight bytes at a time up to the next one that needs a look.
+                if let base = text.baseAddress {
+                    while index + 8 <= count {
+                        let special = Self.specialBytes(UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self)))
+                        if special == 0 {
+                            index += 8
+                            continue
+                        }
+                        index += special.trailingZeroBitCount >> 3
+                        break
                     }
-                    index += special.trailingZeroBitCount >> 3
-                    break
+                    guard index < count else { break }
                 }
-                guard index < count else { break }
+                let byte = text[index]
+                if byte == UInt8(ascii: "\"") {
+                    let span = StringSpan(start: start, end: index, hasEscapes: hasEscapes)
+                    index += 1
+                    return span
+                }
+                if byte == UInt8(ascii: "\\") {
+                    hasEscapes = true
+                    try scanEscape()
+                    continue scan
+                } else if byte < 0x20 {
+                    throw failure(at: index, "control character U+\(hex(UInt32(byte), width: 4)) in a string must be escaped")
+                } else if byte < 0x80 {
+                    index += 1
+                } else {
+                    try scanUTF8Sequence()
+                    continue scan
+                }
             }
-            let byte = text[index]
-            if byte == UInt8(ascii: "\"") {
-                let span = StringSpan(start: start, end: index, hasEscapes: hasEscapes)
-                index += 1
-                return span
-            }
-            if byte == UInt8(ascii: "\\") {
-                hasEscapes = true
-                try scanEscape()
-            } else if byte < 0x20 {
-                throw failure(at: index, "control character U+\(hex(UInt32(byte), width: 4)) in a string must be escaped")
-            } else if byte < 0x80 {
-                index += 1
-            } else {
-                try scanUTF8Sequence()
-            }
+            guard readMore() else { break }
         }
         throw failure(at: opening, "unterminated string")
     }
 
     private mutating func scanEscape() throws(ReshapeError) {
         let start = index
+        ensure(2)
         guard index + 1 < text.count else { throw failure(at: start, "unterminated string") }
         switch text[index + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             index += 2
         case UInt8(ascii: "u"):
+            ensure(6)
             let unit = try hexEscape(at: index)
             index += 6
             if unit >= 0xDC00 && unit <= 0xDFFF {
                 throw failure(at: start, "lone low surrogate \\u\(hex(unit, width: 4)) in a string")
             }
             if unit >= 0xD800 && unit <= 0xDBFF {
+                ensure(6)
                 guard index + 1 < text.count, text[index] == UInt8(ascii: "\\"), text[index + 1] == UInt8(ascii: "u"),
                     case let low = try hexEscape(at: index), low >= 0xDC00 && low <= 0xDFFF
                 else {
@@ -423,6 +521,7 @@ struct JSONParser: ~Copyable {
         default:
             throw failure(at: index, "invalid UTF-8 byte 0x\(hex(UInt32(lead), width: 2))")
         }
+        ensure(length)
         guard index + length <= text.count else {
             throw failure(at: index, "truncated UTF-8 sequence")
         }
@@ -497,28 +596,34 @@ struct JSONParser: ~Copyable {
     @inline(__always)
     mutating func skipWhitespace() {
         // Compact JSON has none: one look and back.
-        guard index < text.count, text[index] <= 0x20 else { return }
+        if index < text.count {
+            guard text[index] <= 0x20 else { return }
+        } else if region == nil {
+            return
+        }
         skipWhitespaceRun()
     }
 
     private mutating func skipWhitespaceRun() {
-        while index < text.count {
-            switch text[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return
+        repeat {
+            while index < text.count {
+                switch text[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                default: return
+                }
             }
-        }
+        } while readMore()
     }
 
     /// The normalized path of the value being read, from the open containers.
     /// Empty when the problem is outside any container (an empty input, trailing data).
-    private func currentPath() -> String {
+    func currentPath() -> String {
         guard !stack.isEmpty else { return "" }
         var path = NormalizedPath()
         for frame in stack {
             guard frame.inValue else { break }
             if frame.isObject {
-                path.append(key: decodedKey(at: frame.keyStart))
+                path.append(key: frame.savedKey.map { key in key.withUnsafeBytes { String(jsonBytes: $0) } } ?? decodedKey(at: frame.keyStart))
             } else {
                 path.append(index: frame.count)
             }
@@ -529,6 +634,16 @@ struct JSONParser: ~Copyable {
     /// The member name whose opening quote is at `offset`, decoded again (only on error paths).
     /// The name was validated when it was first read, so skipping escapes finds its end.
     func decodedKey(at offset: Int) -> String {
+        decodedKeyBytes(at: offset).withUnsafeBytes { String(jsonBytes: $0) }
+    }
+
+    /// The current member name of `frame` (an object's), decoded.
+    func key(of frame: borrowing Frame) -> [UInt8] {
+        frame.savedKey ?? decodedKeyBytes(at: frame.keyStart)
+    }
+
+    /// The member name whose opening quote is at `offset`, decoded again.
+    func decodedKeyBytes(at offset: Int) -> [UInt8] {
         var end = offset + 1
         var hasEscapes = false
         while end < text.count, text[end] != UInt8(ascii: "\"") {
@@ -540,17 +655,23 @@ struct JSONParser: ~Copyable {
         }
         var bytes = ByteBuffer()
         Self.decodeEscapes(text, StringSpan(start: offset + 1, end: min(end, text.count), hasEscapes: hasEscapes), into: &bytes)
-        return bytes.withBytes { String(jsonBytes: $0) }
+        return bytes.toArray()
+    }
+
+    /// The line and column of `offset`.
+    func position(of offset: Int) -> TextPosition {
+        region?.position(of: offset) ?? TextPosition(of: offset, in: text)
     }
 
     func failure(at offset: Int, _ message: String) -> ReshapeError {
-        let position = TextPosition(of: offset, in: text)
+        if let readError { return readError }
+        let position = position(of: offset)
         return ReshapeError(
             errorCode, message, path: currentPath(), line: position.line, column: position.column,
             position: offset)
     }
 
-    private func describeByte(at offset: Int) -> String {
+    func describeByte(at offset: Int) -> String {
         let byte = text[offset]
         if byte >= 0x21 && byte < 0x7F {
             return byte == UInt8(ascii: "'") ? "\"'\"" : "'\(Character(Unicode.Scalar(byte)))'"

@@ -15,6 +15,8 @@ struct RecordSlice {
     var keyStart: Int
     var keyEnd: Int
     var keyHasEscapes: Bool
+    /// The record's place among the collection's records, from 0.
+    var ordinal: Int
 }
 
 /// Tells the parser where the collection of records lies, and takes its records.
@@ -34,6 +36,8 @@ final class CollectionScan {
     private(set) var container: Node? = nil
     /// The root of the envelope's tree (the collection itself when the chain is empty); borrowed.
     private(set) var root: Node? = nil
+    /// The collection's normalized path in the input: where its records' paths start.
+    private(set) var path = ""
     /// Where the collection's text starts and ends (past its closer).
     private(set) var textRange: Range<Int> = 0..<0
     /// The records' names seen so far, to refuse duplicates: while they ascend, the last of them
@@ -49,13 +53,19 @@ final class CollectionScan {
         self.onRecord = onRecord
     }
 
-    /// Told of the input read again to check names (see `RecordNames`), to give it back.
-    var reread: (@Sendable (Range<Int>) -> Void)? = nil
+    /// The names of a collection read from a pipe, which cannot be read again to check the
+    /// names against each other (see `RecordNames`): each name as it comes, its length (4 bytes)
+    /// then its bytes. Nil when the input can be read again.
+    fileprivate var keptNames: [UInt8]? = nil
 
     /// Whether the collection should be streamed at all for this kind; set by the caller.
     var accepts: (RecordPlan.Kind) -> Bool = { _ in true }
 
-    fileprivate func met(_ kind: RecordPlan.Kind, container: Node, root: Node, start: Int) {
+    fileprivate func met(
+        _ kind: RecordPlan.Kind, container: Node, root: Node, start: Int, keepingNames: Bool, path: String
+    ) {
+        self.path = path
+        if keepingNames && kind == .object { keptNames = [] }
         self.kind = kind
         self.container = container
         self.root = root
@@ -82,7 +92,7 @@ extension JSONParser {
                     ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[pendingKey.start..<pendingKey.end])
                 guard key.elementsEqual(name) else { return false }
             } else {
-                guard decodedKey(at: frame.keyStart).utf8.elementsEqual(name) else { return false }
+                guard key(of: frame).elementsEqual(name) else { return false }
             }
         }
         return true
@@ -90,10 +100,20 @@ extension JSONParser {
 
     /// Reads the collection just opened (`index` is past its opener), handing each record to
     /// `scan` instead of parsing it, and moves past the closer. `container` (in the envelope's
-    /// tree) stays empty.
+    /// tree) stays empty. What the collection's own text gets wrong fails here as the whole tree
+    /// fails on it: the same message, at the same place, with the same path.
     mutating func scanRecords(into container: Node, isObject: Bool, scan: CollectionScan) throws(ReshapeError) {
-        scan.met(isObject ? .object : .array, container: container, root: stack.first?.container ?? container, start: index - 1)
+        scan.met(
+            isObject ? .object : .array, container: container, root: stack.first?.container ?? container, start: index - 1,
+            keepingNames: region.map { !$0.canReread } ?? false, path: stack.isEmpty ? "$" : currentPath())
         progress = nil  // The stream reports its batches from here on.
+        // The stream gives back the input its batches are done with, the envelope's names included.
+        saveKeys(below: index)
+        // On the stack while its records are scanned, as while the whole tree reads it: errors
+        // get the paths the whole tree gives them.
+        stack.append(Frame(container: container, isObject: isObject))
+        defer { stack.removeLast() }
+        let top = stack.count - 1
         let closer = UInt8(ascii: isObject ? "}" : "]")
         skipWhitespace()
         if index < text.count, text[index] == closer {
@@ -101,35 +121,69 @@ extension JSONParser {
             scan.ended(at: index)
             return
         }
+        var ordinal = 0
         while true {
-            var slice = RecordSlice(start: 0, end: 0, keyStart: -1, keyEnd: -1, keyHasEscapes: false)
+            var slice = RecordSlice(start: 0, end: 0, keyStart: -1, keyEnd: -1, keyHasEscapes: false, ordinal: ordinal)
             if isObject {
                 skipWhitespace()
-                guard index < text.count, text[index] == UInt8(ascii: "\"") else {
-                    throw failure(at: index, "expected a member name")
+                guard index < text.count else { throw failure(at: index, "unexpected end of input, expected a member name") }
+                guard text[index] == UInt8(ascii: "\"") else {
+                    throw failure(at: index, "expected a member name in double quotes, found \(describeByte(at: index))")
                 }
+                let quote = index
+                stack[top].keyStart = quote
+                stack[top].savedKey = nil
                 let span = try scanString()
                 (slice.keyStart, slice.keyEnd, slice.keyHasEscapes) = (span.start, span.end, span.hasEscapes)
+                skipWhitespace()
+                guard index < text.count else { throw failure(at: index, "unexpected end of input, expected ':'") }
+                guard text[index] == UInt8(ascii: ":") else {
+                    throw failure(at: index, "expected ':' after a member name, found \(describeByte(at: index))")
+                }
+                index += 1
+                stack[top].inValue = true
+                skipWhitespace()
                 keyBuffer.removeAll()
                 if span.hasEscapes { Self.decodeEscapes(text, span, into: &keyBuffer) }
                 let name = span.hasEscapes ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
-                try checkCollectionName(name, at: span.start, scan: scan)
+                do throws(ReshapeError) {
+                    try checkCollectionName(name, at: quote, scan: scan)
+                } catch {
+                    // The whole tree reads a value before it links it, unless the value is an
+                    // object or an array (linked as it opens): its errors come first.
+                    let opener = index < text.count ? text[index] : 0
+                    if opener != UInt8(ascii: "{") && opener != UInt8(ascii: "["), let valueError = valueError(from: index) {
+                        throw valueError
+                    }
+                    throw error
+                }
+            } else {
+                stack[top].inValue = true
+                stack[top].count = ordinal
                 skipWhitespace()
-                guard index < text.count, text[index] == UInt8(ascii: ":") else { throw failure(at: index, "expected ':'") }
-                index += 1
             }
-            skipWhitespace()
             slice.start = index
-            try skipValue()
+            do throws(ReshapeError) {
+                try skipValue()
+            } catch {
+                throw readError ?? valueError(from: slice.start) ?? error
+            }
             slice.end = index
             try scan.onRecord(slice)
+            ordinal += 1
+            stack[top].inValue = false
             skipWhitespace()
-            guard index < text.count else { throw failure(at: index, "unexpected end of input") }
+            guard index < text.count else {
+                throw failure(at: index, "unexpected end of input, expected ',' or '\(isObject ? "}" : "]")'")
+            }
             if text[index] == UInt8(ascii: ",") {
                 index += 1
                 continue
             }
-            guard text[index] == closer else { throw failure(at: index, "expected ',' or the collection's end") }
+            guard text[index] == closer else {
+                let expected = isObject ? "',' or '}' after a member" : "',' or ']' after an element"
+                throw failure(at: index, "expected \(expected), found \(describeByte(at: index))")
+            }
             index += 1
             scan.ended(at: index)
             return
@@ -147,6 +201,17 @@ extension JSONParser {
     private func checkCollectionName(
         _ name: UnsafeRawBufferPointer, at start: Int, scan: CollectionScan
     ) throws(ReshapeError) {
+        try checkNameAgainstEarlierOnes(name, at: start, scan: scan)
+        if scan.keptNames != nil {
+            let length = UInt32(truncatingIfNeeded: name.count)
+            withUnsafeBytes(of: length) { scan.keptNames?.append(contentsOf: $0) }
+            scan.keptNames?.append(contentsOf: name)
+        }
+    }
+
+    private func checkNameAgainstEarlierOnes(
+        _ name: UnsafeRawBufferPointer, at start: Int, scan: CollectionScan
+    ) throws(ReshapeError) {
         let membersStart = scan.textRange.lowerBound + 1
         if scan.ascending {
             scan.seen += 1
@@ -161,24 +226,24 @@ extension JSONParser {
             let capacity =
                 scan.seen - 1 >= RecordNames.sampleSize
                 ? collectionNamesCapacity(sampled: scan.seen - 1, before: start, scan: scan) : scan.names.slots.count
-            scan.names = rehashCollectionNames(from: membersStart, before: start - 1, capacity: capacity, reread: scan.reread)
+            scan.names = try rehashCollectionNames(from: membersStart, before: start, capacity: capacity, scan: scan)
         }
         if scan.names.count == RecordNames.sampleSize {
             // Sized once for the records the collection's length promises: growing reads
             // every name so far again, which would cost most of another scan.
             let capacity = collectionNamesCapacity(sampled: scan.names.count, before: start, scan: scan)
             if capacity > scan.names.slots.count {
-                scan.names = rehashCollectionNames(from: membersStart, before: start - 1, capacity: capacity, reread: scan.reread)
+                scan.names = try rehashCollectionNames(from: membersStart, before: start, capacity: capacity, scan: scan)
             }
         }
         if scan.names.isFull {
-            scan.names = rehashCollectionNames(
-                from: membersStart, before: start - 1, capacity: scan.names.slots.count * 4, reread: scan.reread)
+            scan.names = try rehashCollectionNames(
+                from: membersStart, before: start, capacity: scan.names.slots.count * 4, scan: scan)
         }
         if !scan.names.insert(hash: RecordNames.hash(name)),
-            collectionHasName(name, from: membersStart, before: start - 1, reread: scan.reread)
+            try collectionHasName(name, from: membersStart, before: start, scan: scan)
         {
-            throw failure(at: start, "duplicate member name")
+            throw failure(at: start, "duplicate member name \(quoted(String(jsonBytes: name)))")
         }
     }
 
@@ -186,9 +251,11 @@ extension JSONParser {
     /// `sampled` names before `start`.
     private func collectionNamesCapacity(sampled: Int, before start: Int, scan: CollectionScan) -> Int {
         let membersStart = scan.textRange.lowerBound + 1
+        // A pipe's size is known only at its end: the table then grows as names come.
+        let total = region.map { $0.knownSize ?? $0.filled } ?? text.count
         let expected = RecordNames.expectedCount(
-            sampled: sampled, sampleBytes: start - membersStart, totalBytes: text.count - membersStart)
-        return RecordNames.capacity(for: expected, from: scan.names.slots.count, maxBytes: max(4 << 20, text.count / 64))
+            sampled: sampled, sampleBytes: start - membersStart, totalBytes: total - membersStart)
+        return RecordNames.capacity(for: expected, from: scan.names.slots.count, maxBytes: max(4 << 20, total / 64))
     }
 
     /// Whether `name` comes strictly after `last` in byte order (a longer name after its prefix).
@@ -206,10 +273,10 @@ extension JSONParser {
     /// Whether a member of the collection whose members start at `start` and before `end` (a
     /// member name's opening quote) is named `name`: read again, only when hashes say it may be.
     func collectionHasName(
-        _ name: UnsafeRawBufferPointer, from start: Int, before end: Int, reread: (@Sendable (Range<Int>) -> Void)?
-    ) -> Bool {
+        _ name: UnsafeRawBufferPointer, from start: Int, before end: Int, scan: CollectionScan
+    ) throws(ReshapeError) -> Bool {
         var found = false
-        forEachCollectionName(from: start, before: end, reread: reread) { candidate in
+        try forEachCollectionName(from: start, before: end, scan: scan) { candidate in
             if candidate.elementsEqual(name) { found = true }
             return !found
         }
@@ -219,10 +286,10 @@ extension JSONParser {
     /// The names of the collection's members from `start` to before `end`, hashed again into a
     /// table of `capacity` slots.
     func rehashCollectionNames(
-        from start: Int, before end: Int, capacity: Int, reread: (@Sendable (Range<Int>) -> Void)?
-    ) -> RecordNames {
+        from start: Int, before end: Int, capacity: Int, scan: CollectionScan
+    ) throws(ReshapeError) -> RecordNames {
         var names = RecordNames(capacity: capacity)
-        forEachCollectionName(from: start, before: end, reread: reread) { name in
+        try forEachCollectionName(from: start, before: end, scan: scan) { name in
             // Names already read are distinct; a meeting of hashes here changes nothing.
             _ = names.insert(hash: RecordNames.hash(name))
             return true
@@ -231,22 +298,51 @@ extension JSONParser {
     }
 
     /// Calls `body` with each member name (decoded) of the collection from `start` to before `end`,
-    /// while it returns true. That text was read once already, so it is a list of members. What
-    /// is read again is handed to `reread` as it goes, so that a mapped file can give it back.
+    /// while it returns true: read again from the input where it is still held, from the file
+    /// where it was given back, or from the names a pipe's collection keeps.
     private func forEachCollectionName(
-        from start: Int, before end: Int, reread: (@Sendable (Range<Int>) -> Void)?,
-        _ body: (UnsafeRawBufferPointer) -> Bool
-    ) {
-        var given = start
-        defer { reread?(given..<end) }
+        from start: Int, before end: Int, scan: CollectionScan, _ body: (UnsafeRawBufferPointer) -> Bool
+    ) throws(ReshapeError) {
+        if let kept = scan.keptNames {
+            kept.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset + 4 <= bytes.count {
+                    let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                    offset += 4
+                    guard body(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) else { return }
+                    offset += length
+                }
+            }
+            return
+        }
+        if let region, region.releasedTo > start {
+            // Read the file again from the collection's members on, giving it back as it goes.
+            var reader = JSONParser(
+                text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
+                rawDepth: nil, maxDepth: maxDepth)
+            reader.region = try InputRegion(rereading: region, start..<end)
+            reader.releasesBehind = true
+            try Self.walkNames(&reader, before: end - start, body)
+            if let error = reader.readError { throw error }
+            return
+        }
         var reader = JSONParser(
             text: UnsafeRawBufferPointer(rebasing: text[0..<end]), allowDuplicateKeys: false, errorCode: .invalidJSON,
             rawDepth: nil, maxDepth: maxDepth)
         reader.index = start
+        try Self.walkNames(&reader, before: end, body)
+    }
+
+    /// Walks `reader` over member names and values up to `end`, which were read once already and
+    /// so are a list of members, calling `body` with each name, decoded, while it returns true.
+    private static func walkNames(
+        _ reader: inout JSONParser, before end: Int, _ body: (UnsafeRawBufferPointer) -> Bool
+    ) throws(ReshapeError) {
         var decoded = ByteBuffer(capacity: 64)
         while true {
             reader.skipWhitespace()
-            guard reader.index < end, let span = try? reader.scanString() else { return }
+            reader.tokenStart = reader.index
+            guard reader.index < end, reader.index < reader.text.count, let span = try? reader.scanString() else { return }
             let keepGoing: Bool
             if span.hasEscapes {
                 decoded.removeAll()
@@ -256,10 +352,6 @@ extension JSONParser {
                 keepGoing = body(UnsafeRawBufferPointer(rebasing: reader.text[span.start..<span.end]))
             }
             guard keepGoing else { return }
-            if reader.index - given >= 1 << 22 {
-                reread?(given..<reader.index)
-                given = reader.index
-            }
             reader.skipWhitespace()
             reader.index += 1  // ':'
             reader.skipWhitespace()
@@ -270,50 +362,93 @@ extension JSONParser {
     }
 
     /// Moves past the value starting at `index` without checking it: only strings (for their
-    /// brackets) and nesting are followed. Fails at the end of the input.
+    /// brackets) and nesting are followed. Fails at the end of the input. With a region, a value
+    /// that goes on past what was read is read further, and the scan goes on where it stopped.
     mutating func skipValue() throws(ReshapeError) {
-        let count = text.count
-        guard index < count, let base = text.baseAddress else { throw failure(at: index, "expected a value") }
-        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        ensure(1)
+        guard index < text.count else { throw failure(at: index, "unexpected end of input, expected a value") }
         var position = index
         var depth = 0
-        repeat {
-            let byte = bytes[position]
-            switch byte {
-            case UInt8(ascii: "\""):
-                // The closing quote is the next one not escaped: preceded by an even number of
-                // backslashes (memchr finds quotes far faster than a byte loop).
-                let contentStart = position + 1
-                position = contentStart
-                while true {
-                    guard position < count, let found = memchr(bytes + position, 0x22, count - position) else {
-                        throw failure(at: index, "unterminated string")
-                    }
-                    let quote = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                    var backslashes = 0
-                    while quote - backslashes - 1 >= contentStart, bytes[quote - backslashes - 1] == 0x5C { backslashes += 1 }
-                    position = quote + 1
-                    if backslashes % 2 == 0 { break }
+        // Where the scan stopped at the end of what was read: inside a string (its content's
+        // start), or inside a scalar.
+        var openString = -1
+        var inScalar = false
+        while true {
+            guard let base = text.baseAddress else { throw failure(at: index, "expected a value") }
+            let bytes = base.assumingMemoryBound(to: UInt8.self)
+            let count = text.count
+            var cut = false
+            if openString >= 0 {
+                if let end = Self.closingQuote(bytes, from: position, count: count, contentStart: openString) {
+                    (position, openString) = (end, -1)
+                } else {
+                    (position, cut) = (count, true)
                 }
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                position += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard depth > 0 else { throw failure(at: position, "expected a value") }
-                depth -= 1
-                position += 1
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"),
-                UInt8(ascii: "n"):
-                // A scalar: up to the next structural character or white space.
-                position += 1
+            } else if inScalar {
                 while position < count, !isDelimiter(bytes[position]) { position += 1 }
-            default:
-                if depth == 0 { throw failure(at: position, "expected a value") }
-                position += 1
+                if position == count { cut = true } else { inScalar = false }
             }
-        } while depth > 0 && position < count
-        guard depth == 0 else { throw failure(at: index, "unexpected end of input") }
-        index = position
+            if !cut && position < count && (depth > 0 || position == index) {
+                repeat {
+                    let byte = bytes[position]
+                    switch byte {
+                    case UInt8(ascii: "\""):
+                        let contentStart = position + 1
+                        if let end = Self.closingQuote(bytes, from: contentStart, count: count, contentStart: contentStart) {
+                            position = end
+                        } else {
+                            (position, openString, cut) = (count, contentStart, true)
+                        }
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        depth += 1
+                        position += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        guard depth > 0 else { throw failure(at: position, "expected a value") }
+                        depth -= 1
+                        position += 1
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"),
+                        UInt8(ascii: "n"):
+                        // A scalar: up to the next structural character or white space.
+                        position += 1
+                        while position < count, !isDelimiter(bytes[position]) { position += 1 }
+                        if position == count { (inScalar, cut) = (true, true) }
+                    default:
+                        if depth == 0 { throw failure(at: position, "expected a value") }
+                        position += 1
+                    }
+                } while !cut && depth > 0 && position < count
+            }
+            if !cut && depth == 0 {
+                index = position
+                return
+            }
+            // The value goes on past what was read.
+            guard readMore() else { break }
+        }
+        // The input ended inside the value: only a scalar may end it.
+        if inScalar && depth == 0 {
+            index = position
+            return
+        }
+        throw failure(at: index, openString >= 0 ? "unterminated string" : "unexpected end of input")
+    }
+
+    /// Past the closing quote of the string whose content starts at `contentStart`, looking from
+    /// `from` on: the next quote not escaped, that is preceded by an even number of backslashes
+    /// (memchr finds quotes far faster than a byte loop). Nil when `count` comes first.
+    @inline(__always)
+    private static func closingQuote(
+        _ bytes: UnsafePointer<UInt8>, from: Int, count: Int, contentStart: Int
+    ) -> Int? {
+        var position = from
+        while true {
+            guard position < count, let found = memchr(bytes + position, 0x22, count - position) else { return nil }
+            let quote = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            var backslashes = 0
+            while quote - backslashes - 1 >= contentStart, bytes[quote - backslashes - 1] == 0x5C { backslashes += 1 }
+            position = quote + 1
+            if backslashes % 2 == 0 { return position }
+        }
     }
 }
 

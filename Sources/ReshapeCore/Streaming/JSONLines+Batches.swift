@@ -10,20 +10,12 @@ final class LineBatch: RecordBatch, @unchecked Sendable {
     var lineCount = 0
     /// Invalid lines skipped (with `skipInvalidLines`), numbered within the run.
     var skipped: [ReshapeError] = []
-    /// The run's text: in the mapped input, or in `ownedText` (see `LineSource`).
+    /// The run's text, where the input lies (in memory, or in the region it is read into, which
+    /// keeps it until the run is written; see `LineSource`).
     var text = UnsafeRawBufferPointer(start: nil, count: 0)
-    /// A copy of the run's lines, for input read from a descriptor as the work goes.
-    private var ownedText = ByteBuffer(capacity: 16)
     /// The run ended where a pipe had nothing more to give for now: its output, and all before
     /// it, should go out before the next read waits (see `LineSource`).
     var waited = false
-
-    /// Makes a copy of `lines` the run's text.
-    func takeText(_ lines: UnsafeRawBufferPointer) {
-        ownedText.removeAll()
-        ownedText.append(lines)
-        text = ownedText.bytes
-    }
 
     init(sequence: Int, inputStart: Int, inputEnd: Int) {
         self.inputStart = inputStart
@@ -41,7 +33,6 @@ final class LineBatch: RecordBatch, @unchecked Sendable {
         skipped.removeAll()
         waited = false
         text = UnsafeRawBufferPointer(start: nil, count: 0)
-        if ownedText.capacity > Self.keptOutputCapacity { ownedText = ByteBuffer(capacity: 16) }
     }
 }
 

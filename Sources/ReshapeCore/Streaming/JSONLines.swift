@@ -53,7 +53,6 @@ enum JSONLines {
         defer { pool?.shutdown(discardingQueued: !finished) }
 
         var linesBefore = 0
-        var released = 0
         func write(_ done: LineBatch) throws(ReshapeError) {
             for var skipped in done.skipped {
                 skipped.line += linesBefore
@@ -68,8 +67,7 @@ enum JSONLines {
             if let progress = settings.progress, !progress(done.inputEnd, source.total) {
                 throw .cancelledByProgress
             }
-            settings.releaseInput?(released..<done.inputEnd)
-            released = max(released, done.inputEnd)
+            source.release(below: done.inputEnd)
         }
 
         var submitted = 0

@@ -114,6 +114,21 @@ struct RecordPlan: Sendable {
         return Route(streamed: operations.count, reason: nil, outputChain: chain, outputKind: kind)
     }
 
+    /// Where the collection lies, and what it is, just before the rule at `index` (0-based) runs,
+    /// for a collection of `kind` at `inputChain`; and whether a rule before may have removed
+    /// records. Only for rules that run per record.
+    func collection(beforeRule index: Int, in operations: [any Operation], kind kindAtStart: Kind) -> (
+        chain: [[UInt8]], kind: Kind, mayDropRecords: Bool
+    ) {
+        var chain = inputChain
+        var kind = kindAtStart
+        var mayDrop = false
+        for operation in operations.prefix(index) {
+            guard case .perRecord = Self.step(operation, chain: &chain, kind: &kind, mayDropRecords: &mayDrop) else { break }
+        }
+        return (chain, kind, mayDrop)
+    }
+
     enum Verdict {
         case perRecord
         case wholeDocument(String)

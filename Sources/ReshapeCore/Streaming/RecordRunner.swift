@@ -13,7 +13,10 @@ final class RecordRunner: @unchecked Sendable {
     let chain: [[UInt8]]
     let kind: RecordPlan.Kind
     let route: RecordPlan.Route
+    /// Where the records' offsets point: the input, or the whole range of a region it is read into.
     let text: UnsafeRawBufferPointer
+    /// The input's size for the output bound of each record's document (0 when not known).
+    let inputBytes: Int
     let limits: ResolvedLimits
     let pretty: Bool
     let lines: Bool
@@ -26,14 +29,15 @@ final class RecordRunner: @unchecked Sendable {
     private let fastDepth: Int
 
     init(
-        rules: Rules, plan: RecordPlan, kind: RecordPlan.Kind, text: UnsafeRawBufferPointer, limits: ResolvedLimits,
-        pretty: Bool, lines: Bool
+        rules: Rules, plan: RecordPlan, kind: RecordPlan.Kind, text: UnsafeRawBufferPointer, inputBytes: Int,
+        limits: ResolvedLimits, pretty: Bool, lines: Bool
     ) {
         self.rules = rules
         self.route = plan.route(for: kind)
         self.chain = plan.inputChain
         self.kind = kind
         self.text = text
+        self.inputBytes = inputBytes
         self.limits = limits
         self.pretty = pretty
         self.lines = lines
@@ -58,7 +62,7 @@ final class RecordRunner: @unchecked Sendable {
         if !lines { out.append(UInt8(ascii: ",")) }
         parser.restart(with: UnsafeRawBufferPointer(rebasing: text[slice.start..<slice.end]))
         let done = kind == .object
-            ? withKey(of: slice) {
+            ? withKey(raw: keyText(of: slice), hasEscapes: slice.keyHasEscapes) {
                 parser.transformRecord(
                     fastPath, id: $0, depthLeft: fastDepth, into: &out, scratch: &scratch, outputLimit: outputLimit)
             }
@@ -75,11 +79,19 @@ final class RecordRunner: @unchecked Sendable {
     /// The output depth of the records, for indentation.
     var outputDepth: Int { route.outputChain.count + 1 }
 
-    /// Parses one record (owned result).
-    func parse(_ slice: RecordSlice) throws(ReshapeError) -> Node {
+    /// Parses one record's text (owned result).
+    func parse(_ value: UnsafeRawBufferPointer) throws(ReshapeError) -> Node {
         guard recordMaxDepth > 0 else { throw .depthLimit(limits.maxDepth) }
-        return try JSONParser.parseRecord(
-            UnsafeRawBufferPointer(rebasing: text[slice.start..<slice.end]), rawDepth: recordRawDepth, maxDepth: recordMaxDepth)
+        return try JSONParser.parseRecord(value, rawDepth: recordRawDepth, maxDepth: recordMaxDepth)
+    }
+
+    /// A record's text, and its member name's as it lies in the input (empty for an element).
+    private func valueText(of slice: RecordSlice) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: text[slice.start..<slice.end])
+    }
+
+    private func keyText(of slice: RecordSlice) -> UnsafeRawBufferPointer {
+        slice.keyStart < 0 ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(rebasing: text[slice.keyStart..<slice.keyEnd])
     }
 
     /// Reshapes one record and appends its output to `out`: for an array, `,` and the value;
@@ -95,8 +107,8 @@ final class RecordRunner: @unchecked Sendable {
             work = work.addingClamped((slice.end - slice.start) / 8 + 1)
             return true
         }
-        let record = try parse(slice)
-        let document = try miniDocument(record: record, slice: slice, envelope: nil)
+        let record = try parse(valueText(of: slice))
+        let document = try miniDocument(record: record, key: keyText(of: slice), keyHasEscapes: slice.keyHasEscapes, envelope: nil)
         try rules.run(on: document, range: 0..<route.streamed)
         work = work.addingClamped(document.work)
         // With the envelope's chain counted again for each record: more than the tree, never less.
@@ -138,8 +150,10 @@ final class RecordRunner: @unchecked Sendable {
         var parser = JSONParser(
             text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
             rawDepth: nil, maxDepth: fastDepth)
+        var current: RecordSlice? = nil
         do throws(ReshapeError) {
             for (position, slice) in batch.slices.enumerated() {
+                current = slice
                 scratch.growth = 0
                 var growth = 0
                 let done = try process(
@@ -155,6 +169,7 @@ final class RecordRunner: @unchecked Sendable {
             }
         } catch {
             batch.error = error
+            batch.failed = current
         }
     }
 
@@ -162,11 +177,13 @@ final class RecordRunner: @unchecked Sendable {
     /// its collection, written with the collection left out.
     /// - Returns: the text before and after the collection, whether it is an object, and what
     ///   the rules added to the output bound: the envelope's share, and `first`'s.
-    func envelopeOutput(_ envelope: Node, first: RecordSlice) throws(ReshapeError) -> (
+    func envelopeOutput(_ envelope: Node, first: RecordCopy) throws(ReshapeError) -> (
         before: [UInt8], after: [UInt8], isObject: Bool, rootMembers: Int, growth: Int
     ) {
-        let record = try parse(first)
-        let document = try miniDocument(record: record, slice: first, envelope: envelope)
+        let record = try first.value.withUnsafeBytesTyped { (value) throws(ReshapeError) in try parse(value) }
+        let document = try first.key.withUnsafeBytesTyped { (key) throws(ReshapeError) in
+            try miniDocument(record: record, key: key, keyHasEscapes: first.keyHasEscapes, envelope: envelope)
+        }
         try rules.run(on: document, range: 0..<route.streamed)
         let collection = try outputCollection(in: document.root)
         var out = ByteBuffer(capacity: 256)
@@ -182,13 +199,16 @@ final class RecordRunner: @unchecked Sendable {
     }
 
     /// The document for one record: the envelope's chain (or a copy of the whole envelope) with
-    /// the record alone in the collection. Takes `record`.
-    private func miniDocument(record: Node, slice: RecordSlice, envelope: Node?) throws(ReshapeError) -> Document {
+    /// the record alone in the collection, under its member name `key` (raw, as in the input) in an
+    /// object collection. Takes `record`.
+    private func miniDocument(
+        record: Node, key: UnsafeRawBufferPointer, keyHasEscapes: Bool, envelope: Node?
+    ) throws(ReshapeError) -> Document {
         var collection: Node
         var root: Node
         do throws(ReshapeError) {
             if let envelope {
-                let scratch = Document(root: Make.null(), inputBytes: text.count, limits: limits)
+                let scratch = Document(root: Make.null(), inputBytes: inputBytes, limits: limits)
                 root = try Tree.copy(envelope, in: scratch)
                 collection = root
                 for name in chain {
@@ -211,22 +231,22 @@ final class RecordRunner: @unchecked Sendable {
             Make.release(record)
             throw error
         }
-        let document = Document(root: root, inputBytes: text.count, limits: limits)
+        let document = Document(root: root, inputBytes: inputBytes, limits: limits)
         if kind == .object {
-            _ = try withKey(of: slice) { (key) throws(ReshapeError) in try Make.set(collection, key, record) }
+            _ = try withKey(raw: key, hasEscapes: keyHasEscapes) { (key) throws(ReshapeError) in try Make.set(collection, key, record) }
         } else {
             try Make.append(collection, record)
         }
         return document
     }
 
-    /// Calls `body` with a record's member name, decoded.
-    private func withKey<R, E: Error>(of slice: RecordSlice, _ body: (KeyBytes) throws(E) -> R) throws(E) -> R {
-        let raw = UnsafeRawBufferPointer(rebasing: text[slice.keyStart..<slice.keyEnd])
-        guard slice.keyHasEscapes else { return try body(raw) }
+    /// Calls `body` with a record's member name, decoded from `raw`, its text in the input.
+    private func withKey<R, E: Error>(
+        raw: UnsafeRawBufferPointer, hasEscapes: Bool, _ body: (KeyBytes) throws(E) -> R
+    ) throws(E) -> R {
+        guard hasEscapes else { return try body(raw) }
         var decoded = ByteBuffer(capacity: raw.count)
-        JSONParser.decodeEscapes(
-            text, JSONParser.StringSpan(start: slice.keyStart, end: slice.keyEnd, hasEscapes: true), into: &decoded)
+        JSONParser.decodeEscapes(raw, JSONParser.StringSpan(start: 0, end: raw.count, hasEscapes: true), into: &decoded)
         // `withBytes` keeps the buffer alive while `body` reads it.
         return try decoded.withBytes(body)
     }
@@ -244,5 +264,21 @@ final class RecordRunner: @unchecked Sendable {
 
     private func planBroken() -> ReshapeError {
         ReshapeError(.internal, "the streaming plan did not hold for this document")
+    }
+}
+
+/// A record kept apart from the input, which may be given back before it is needed again: the
+/// stream's first record, which the envelope is reshaped with at the start and at the end.
+struct RecordCopy {
+    /// The record's text.
+    let value: [UInt8]
+    /// Its member name as it lies in the input (empty for an element), and whether it has escapes.
+    let key: [UInt8]
+    let keyHasEscapes: Bool
+
+    init(_ slice: RecordSlice, in text: UnsafeRawBufferPointer) {
+        value = Array(text[slice.start..<slice.end])
+        key = slice.keyStart < 0 ? [] : Array(text[slice.keyStart..<slice.keyEnd])
+        keyHasEscapes = slice.keyHasEscapes
     }
 }

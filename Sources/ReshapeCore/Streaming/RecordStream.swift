@@ -17,8 +17,10 @@ final class RecordStream {
 
     private let rules: Rules
     private let plan: RecordPlan
-    private let text: UnsafeRawBufferPointer
-    private let limits: ResolvedLimits
+    private let input: StreamInput
+    /// The limits in force: for a pipe, whose size is known only at its end, those of the input
+    /// read so far (see docs/limits.md).
+    private var limits: ResolvedLimits
     private let pretty: Bool
     private let lines: Bool
     private let settings: StreamSettings
@@ -29,7 +31,10 @@ final class RecordStream {
     private var intermediate: BufferSink? = nil
 
     private var runner: RecordRunner? = nil
-    private var first: RecordSlice? = nil
+    /// A batch failed: its error is the stream's.
+    private var batchFailed = false
+    /// The first record, kept apart: the envelope is reshaped with it again at the end.
+    private var first: RecordCopy? = nil
     private var prefix: [UInt8] = []
     private var collectionIsObject = false
     private var pool: WorkerPool? = nil
@@ -46,8 +51,6 @@ final class RecordStream {
     /// the envelope's share and the records' so far. The output limit holds the input's size plus
     /// this, as the whole tree holds its bound, not only the bytes written.
     private(set) var outputGrowth = 0
-    /// The input before this offset has been given back (see `StreamSettings.releaseInput`).
-    private var released = 0
 
     /// Input bytes per batch: enough to make handing a batch over cheap.
     static let batchBytes = 1 << 19
@@ -58,13 +61,13 @@ final class RecordStream {
     private var currentBatchBytes: Int { Self.batchBytes >> max(0, 3 - submitted) }
 
     init(
-        rules: Rules, plan: RecordPlan, text: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings,
+        rules: Rules, plan: RecordPlan, input: StreamInput, options: ApplyOptions, settings: StreamSettings,
         sink: OutputSink
     ) {
         self.rules = rules
         self.plan = plan
-        self.text = text
-        self.limits = rules.limits.resolved(inputBytes: text.count)
+        self.input = input
+        self.limits = rules.limits.resolved(inputBytes: input.knownSize ?? 0)
         self.pretty = options.contains(.pretty)
         self.lines = options.contains(.outputLines)
         self.settings = settings
@@ -85,14 +88,20 @@ final class RecordStream {
         }
         let plan = self.plan
         scan.accepts = { plan.route(for: $0).streamed > 0 }
-        scan.reread = settings.releaseInput
-        var parser = JSONParser(
-            text: text, allowDuplicateKeys: false, errorCode: .invalidJSON, rawDepth: nil, maxDepth: limits.maxDepth)
+        var parser = input.parser(maxDepth: limits.maxDepth)
         parser.collection = scan
+        // A pipe's writer that pauses gets the records read so far written out first.
+        input.region?.beforeWaiting = { [unowned self] () throws(ReshapeError) in try self.writeBeforeWaiting() }
+        defer { input.region?.beforeWaiting = nil }
         // Until the collection is met (if ever): then its batches report, as they are written.
-        parser.progress = settings.progress.map { [count = text.count] report in { report($0, count) } }
+        parser.progress = settings.progress.map { [total = input.knownSize ?? 0] report in { report($0, total) } }
         currentScan = scan
-        let root = try parser.parseDocument()
+        let root: Node
+        do throws(ReshapeError) {
+            root = try parser.parseDocument()
+        } catch {
+            throw errorAfterEarlierRecords(error)
+        }
         if !batch.slices.isEmpty {
             do throws(ReshapeError) {
                 try submit()
@@ -129,18 +138,26 @@ final class RecordStream {
         let route = plan.route(for: kind)
         let hybrid = route.streamed < rules.operations.count
         if hybrid {
-            let buffer = BufferSink(capacity: text.count + text.count / 8 + 64)
+            let size = input.knownSize ?? (1 << 20)
+            let buffer = BufferSink(capacity: size + size / 8 + 64)
             intermediate = buffer
             output = buffer
         }
         let streamLines = lines && !hybrid
         let runner = RecordRunner(
-            rules: rules, plan: plan, kind: kind, text: text, limits: limits, pretty: pretty && !hybrid, lines: streamLines)
-        let head = try runner.envelopeOutput(envelope, first: slice)
+            rules: rules, plan: plan, kind: kind, text: input.wholeRange, inputBytes: input.knownSize ?? 0, limits: limits,
+            pretty: pretty && !hybrid, lines: streamLines)
+        let first = RecordCopy(slice, in: input.wholeRange)
+        let head: (before: [UInt8], after: [UInt8], isObject: Bool, rootMembers: Int, growth: Int)
+        do throws(ReshapeError) {
+            head = try runner.envelopeOutput(envelope, first: first)
+        } catch {
+            throw documentError(error, of: slice, runner: runner)
+        }
         try addGrowth(head.growth)
         if streamLines && (route.outputChain.count > 1 || route.outputKind != .array) { throw JSONLines.notACollection() }
         self.runner = runner
-        first = slice
+        self.first = first
         prefix = head.before
         collectionIsObject = head.isObject
         if !streamLines { try output.write(head.before + [UInt8(ascii: head.isObject ? "{" : "[")]) }
@@ -187,6 +204,70 @@ final class RecordStream {
         }
     }
 
+    /// The error to report when reading the document failed with `error`: the first record
+    /// before that point whose own text cannot be read, if one cannot (it comes first in the
+    /// document, and the whole tree stops at the first text it cannot read, before any rule
+    /// runs), else `error`. A batch's own failure, on its way out through the parser, is already
+    /// the stream's error.
+    private func errorAfterEarlierRecords(_ error: ReshapeError) -> ReshapeError {
+        guard !batchFailed, error.code != .cancelled, error.code != .ioError, let scan = currentScan, let kind = scan.kind
+        else { return error }
+        // The records not known to be valid JSON, in order: the batches in flight are finished
+        // first (their output is not written: the run fails).
+        var unchecked: [RecordSlice] = []
+        while written < submitted {
+            let done = next()
+            written += 1
+            guard done.error != nil else { continue }
+            if let failed = done.failed, let at = done.slices.firstIndex(where: { $0.start == failed.start }) {
+                unchecked += done.slices[at...]
+            } else {
+                unchecked += done.slices
+            }
+        }
+        unchecked += batch.slices
+        let maxDepth = limits.maxDepth - (plan.inputChain.count + 1)
+        for slice in unchecked {
+            let value = UnsafeRawBufferPointer(rebasing: input.wholeRange[slice.start..<slice.end])
+            do throws(ReshapeError) {
+                guard maxDepth > 0 else { throw ReshapeError.depthLimit(limits.maxDepth) }
+                Make.release(try JSONParser.parseRecord(value, rawDepth: nil, maxDepth: maxDepth))
+            } catch let recordError {
+                guard recordError.line > 0 else { return error }
+                return place(of: slice, kind: kind, in: scan).documentError(recordError, maxDepth: limits.maxDepth)
+            }
+        }
+        return error
+    }
+
+    /// Where `slice` lies in the document (see `RecordPlace`).
+    private func place(of slice: RecordSlice, kind: RecordPlan.Kind, in scan: CollectionScan) -> RecordPlace {
+        var path = NormalizedPath()
+        if kind == .object {
+            let raw = UnsafeRawBufferPointer(rebasing: input.wholeRange[slice.keyStart..<slice.keyEnd])
+            var decoded = ByteBuffer(capacity: raw.count)
+            JSONParser.decodeEscapes(raw, JSONParser.StringSpan(start: 0, end: raw.count, hasEscapes: slice.keyHasEscapes), into: &decoded)
+            decoded.withBytes { path.append(key: String(jsonBytes: $0)) }
+        } else {
+            path.append(index: slice.ordinal)
+        }
+        let position = input.position(of: slice.start)
+        return RecordPlace(
+            start: slice.start, line: position.line, column: position.column, path: scan.path + path.text.dropFirst())
+    }
+
+    /// Hands over the records read so far and writes everything done, before a read waits.
+    private func writeBeforeWaiting() throws(ReshapeError) {
+        if !batch.slices.isEmpty { try submit() }
+        guard runner != nil else { return }
+        while written < submitted {
+            let done = next()
+            try write(done)
+            spare.append(done)
+        }
+        try output.flush()
+    }
+
     private func next() -> RecordBatch {
         pool?.take(written) ?? batch
     }
@@ -194,7 +275,11 @@ final class RecordStream {
     /// Writes a finished batch; the first record written loses its leading comma.
     private func write(_ done: RecordBatch) throws(ReshapeError) {
         written += 1
-        if let error = done.error { throw error }
+        if let error = done.error {
+            batchFailed = true
+            guard let failed = done.failed, let runner else { throw error }
+            throw documentError(error, of: failed, runner: runner, keptBefore: recordsWritten + done.written)
+        }
         work = work.addingClamped(done.work)
         if work > limits.maxWork { throw .workLimit(limits.maxWork) }
         try addGrowth(done.growth)
@@ -206,18 +291,48 @@ final class RecordStream {
             // The output limit counts the whole output, as the whole tree's writer does.
             if output.bytesWritten > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
         }
-        if let progress = settings.progress, !progress(done.inputEnd, text.count) {
+        if let progress = settings.progress, !progress(done.inputEnd, input.knownSize ?? 0) {
             throw .cancelledByProgress
         }
-        settings.releaseInput?(released..<done.inputEnd)
-        released = max(released, done.inputEnd)
+        input.release(below: done.inputEnd)
+        if input.knownSize == nil { limits = rules.limits.resolved(inputBytes: input.bytesRead) }
+    }
+
+    /// A record's error where the whole tree would give it: text that cannot be read, moved from
+    /// the record's own place to the document's (see `RecordPlace`).
+    private func documentError(
+        _ error: ReshapeError, of record: RecordSlice, runner: RecordRunner, keptBefore: Int? = nil
+    ) -> ReshapeError {
+        if error.rule > 0 && error.line == 0 {
+            return ruleError(error, of: record, runner: runner, keptBefore: keptBefore ?? recordsWritten)
+        }
+        guard error.line > 0, let scan = currentScan else { return error }
+        return place(of: record, kind: runner.kind, in: scan).documentError(error, maxDepth: limits.maxDepth)
+    }
+
+    /// A rule's error on one record, where the whole tree would name it: the record is the first
+    /// element of its collection when the rule runs on it alone, and the element it is among all
+    /// the records (less those the rules before removed) when the rule runs on the whole document.
+    private func ruleError(_ error: ReshapeError, of record: RecordSlice, runner: RecordRunner, keptBefore: Int) -> ReshapeError {
+        let before = plan.collection(beforeRule: error.rule - 1, in: rules.operations, kind: runner.kind)
+        guard before.kind == .array else { return error }
+        var collection = NormalizedPath()
+        for name in before.chain { collection.append(key: String(decoding: name, as: UTF8.self)) }
+        let alone = collection.text + "[0]"
+        guard error.path.hasPrefix(alone) else { return error }
+        let rest = error.path.dropFirst(alone.count)
+        guard rest.isEmpty || rest.hasPrefix("[") else { return error }
+        var moved = error
+        moved.path = collection.text + "[\(before.mayDropRecords ? keptBefore : record.ordinal)]" + rest
+        return moved
     }
 
     /// Counts `growth` toward the output bound; past the output limit, the whole tree would have
     /// stopped: so does the stream (the whole tree then names the error, see `Rules+Streaming`).
     private func addGrowth(_ growth: Int) throws(ReshapeError) {
         outputGrowth = outputGrowth.addingClamped(growth)
-        if text.count.addingClamped(outputGrowth) > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
+        let inputBytes = input.knownSize ?? input.bytesRead
+        if inputBytes.addingClamped(outputGrowth) > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
     }
 
     // The collection as the parser met it, for `start`.

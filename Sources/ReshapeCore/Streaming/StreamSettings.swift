@@ -20,9 +20,6 @@ public struct StreamSettings: Sendable {
     /// With `ApplyOptions.skipInvalidLines`: called with each skipped line's error (its `line`
     /// is the line number).
     public var skippedLine: (@Sendable (ReshapeError) -> Void)?
-    /// Called with a range of the input the engine is done reading (a mapped file gives those
-    /// pages back).
-    var releaseInput: (@Sendable (Range<Int>) -> Void)?
     /// Records per batch handed to a thread (tests make it small to cross many batches).
     package var batchRecords = 4096
     /// Input bytes per batch of JSON Lines handed to a thread (tests make it small, as above).
@@ -30,12 +27,17 @@ public struct StreamSettings: Sendable {
     /// Smaller inputs take the whole tree, which costs less than setting up a stream (tests make
     /// it 0 to stream everything).
     package var minimumStreamBytes = 1 << 16
+    /// Bytes a file or a pipe is read in at a time (tests make it a page, to cross many pieces).
+    package var inputChunkBytes = InputRegion.defaultChunk
     /// For tests: told how each run went (`streamed`, `hybrid`, `tree` when nothing was streamed,
     /// `error` when streaming failed and the whole tree named the error).
     package var outcome: (@Sendable (String) -> Void)? = nil
     /// For tests: a streaming failure where the whole tree succeeds is an `internal` error
     /// instead of quietly giving the whole tree's output.
     package var strict = false
+    /// For tests: told, at the end of a run from a file or a descriptor, the most memory the
+    /// input held at once (see `InputRegion`).
+    package var inputPeak: (@Sendable (Int) -> Void)? = nil
 
     /// Settings for `jobs` threads, without callbacks.
     public init(

@@ -25,6 +25,8 @@ class RecordBatch: @unchecked Sendable {
     /// counted with the envelope's, not here.
     var startsStream = false
     var error: ReshapeError? = nil
+    /// The record `error` is about, when it is one record's.
+    var failed: RecordSlice? = nil
 
     init(sequence: Int) {
         self.sequence = sequence
@@ -48,6 +50,7 @@ class RecordBatch: @unchecked Sendable {
         growth = 0
         startsStream = false
         error = nil
+        failed = nil
     }
 }
 
