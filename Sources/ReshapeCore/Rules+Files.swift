@@ -70,10 +70,10 @@ extension Rules {
         from descriptor: Int32, named name: String, to sink: DescriptorSink, options: ApplyOptions, settings: StreamSettings
     ) throws(ReshapeError) {
         try options.validate()
-        let input = try InputRegion(descriptor: descriptor, name: name, chunk: settings.inputChunkBytes)
-        defer { settings.inputPeak?(input.peakHeld) }
-        try reshape(input, options: options, settings: settings, into: sink)
+        let input = try InputRegion(
+            descriptor: descriptor, name: name, chunk: settings.inputChunkBytes, pipeReservation: settings.pipeReservationBytes)
+        let read = try reshape(input, options: options, settings: settings, into: sink)
         try sink.flush()
-        _ = settings.progress?(input.filled, input.filled)  // The end: too late to cancel.
+        _ = settings.progress?(read, read)  // The end: too late to cancel.
     }
 }

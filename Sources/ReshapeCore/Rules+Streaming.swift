@@ -29,28 +29,33 @@ extension Rules {
     /// Reshapes what `region` reads into `sink`, reading it as the work goes: a small input whole
     /// first, as if it were in memory; a large one record by record where the rules allow, else
     /// into the whole tree, giving its text back as the tree is built.
+    /// - Returns: the bytes of input read.
+    @discardableResult
     func reshape(
         _ region: InputRegion, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink
-    ) throws(ReshapeError) {
+    ) throws(ReshapeError) -> Int {
         try options.validate()
         if options.contains(.inputLines) {
-            try JSONLines.reshape(LineSource(region: region), rules: self, options: options, settings: settings, into: sink)
-            return
+            let source = LineSource(region: region)
+            try JSONLines.reshape(source, rules: self, options: options, settings: settings, into: sink)
+            return source.inputOffset
         }
+        defer { settings.inputPeak?(region.peakHeld) }
         // A pipe that has nothing more for now goes on being read as the work goes.
         try region.readWithoutWaiting(upTo: settings.minimumStreamBytes)
         if region.isAtEnd && region.filled < settings.minimumStreamBytes {
             // All of it is here, and stays: the routes of input in memory apply, errors included.
             try reshape(region.text, options: options, settings: settings, into: sink)
-            return
+            return region.filled
         }
         let total = region.knownSize ?? 0
         guard !options.contains(.allowDuplicateKeys), plan.streamsAnything else {
             let output = try reshapeWhole(region, options: options, progress: settings.progress.map { report in { report($0, total) } })
             try sink.write(taking: output)
-            return
+            return region.filled
         }
         try stream(.region(region), options: options, settings: settings, into: sink)
+        return region.filled
     }
 
     /// Streams `input` record by record into `sink` (see `RecordStream`), the rules that need the

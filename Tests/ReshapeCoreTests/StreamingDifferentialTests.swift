@@ -295,6 +295,12 @@ import Testing
                     let skipped = Collected()
                     var settings = StreamSettings(jobs: jobs)
                     settings.batchLineBytes = 1000 + 997 * round
+                    if jobs == 3 {
+                        // Read a page at a time into 64 KiB of address space: the lines go on in
+                        // a new region each time half of one is used, dozens of times.
+                        settings.inputChunkBytes = 4096
+                        settings.pipeReservationBytes = 1 << 16
+                    }
                     settings.skippedLine = { skipped.add($0) }
                     let piped = try Self.throughPipe(input) { (source, output) throws(ReshapeError) in
                         try rules.apply(fromDescriptor: source, toDescriptor: output, options: options, settings: settings)
@@ -350,6 +356,30 @@ import Testing
             #expect(seen.errors().count == 1, "jobs \(jobs): no output until the input ended")
             #expect(try String(contentsOf: outputURL, encoding: .utf8) == "{\"a\":null}\n{\"b\":1}\n{\"c\":null}\n")
         }
+    }
+
+    /// A document from a pipe may be as large as the address space set aside for it: beyond that,
+    /// a limit, with the size in the message; JSON Lines, whose lines are each a document, go on.
+    @Test func aDocumentFromAPipeStopsAtItsReservation() throws {
+        let rules = try Rules(json: #"[{"op":"emptyObjectToNull"}]"#)
+        let records = (0..<4000).map { #"{"n": \#($0), "e": {}}"# }
+        var settings = StreamSettings(jobs: 2)
+        settings.inputChunkBytes = 4096
+        settings.pipeReservationBytes = 1 << 16
+        settings.batchLineBytes = 4096
+        let document = Array(("[" + records.joined(separator: ",") + "]").utf8)
+        let piped = try Self.throughPipe(document) { (source, output) throws(ReshapeError) in
+            try rules.apply(fromDescriptor: source, named: "the test's pipe", toDescriptor: output, settings: settings)
+        }
+        #expect(throws: ReshapeError(
+            .limitExceeded,
+            "the input from the test's pipe is larger than the 65536 bytes of address space this process could set aside for it")
+        ) { try piped.get() }
+        let lines = Array((records.joined(separator: "\n") + "\n").utf8)
+        let linesPiped = try Self.throughPipe(lines) { (source, output) throws(ReshapeError) in
+            try rules.apply(fromDescriptor: source, toDescriptor: output, options: [.inputLines], settings: settings)
+        }
+        #expect(try linesPiped.get() == rules.apply(to: lines, options: [.inputLines]))
     }
 
     /// Runs `body` with a pipe that a thread fills with `input` and a file descriptor for the

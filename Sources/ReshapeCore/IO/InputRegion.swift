@@ -59,7 +59,8 @@ final class InputRegion: @unchecked Sendable {
     /// Chunks kept for reuse at most; more are freed.
     private static let maxSpare = 8
     /// The address space reserved for input of unknown size (a pipe), if the system allows;
-    /// less is tried, down to `smallestReservation`, where it does not.
+    /// less is tried, down to `smallestReservation`, where it does not: the largest document a
+    /// pipe may bring (JSON Lines go on in a new region; see `continuing`).
     static let pipeReservation = 1 << 36
     private static let smallestReservation = 64 << 20
 
@@ -75,7 +76,9 @@ final class InputRegion: @unchecked Sendable {
 
     /// Reads `descriptor` (left open; the caller owns it) from its current offset to its end,
     /// as the engine asks. `name` names it in errors. A regular file's offset is not moved.
-    convenience init(descriptor: Int32, name: String, chunk: Int = InputRegion.defaultChunk) throws(ReshapeError) {
+    convenience init(
+        descriptor: Int32, name: String, chunk: Int = InputRegion.defaultChunk, pipeReservation: Int = InputRegion.pipeReservation
+    ) throws(ReshapeError) {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .readFailure(name, errno: errno) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .readFailure(name, errno: EISDIR) }
@@ -86,7 +89,7 @@ final class InputRegion: @unchecked Sendable {
             file = FileSnapshot(
                 offset: offset, size: Int(info.st_size) - offset, fileSize: Int(info.st_size), modified: info.st_mtim)
         }
-        try self.init(descriptor: descriptor, name: name, file: file, chunk: chunk)
+        try self.init(descriptor: descriptor, name: name, file: file, chunk: chunk, reservation: pipeReservation)
     }
 
     /// A region over `parent`'s file (which must be a regular file) from `range.lowerBound`, to
@@ -99,17 +102,31 @@ final class InputRegion: @unchecked Sendable {
         let lower = min(range.lowerBound, upper)
         let snapshot = FileSnapshot(
             offset: file.offset + lower, size: upper - lower, fileSize: file.fileSize, modified: file.modified)
-        try self.init(descriptor: parent.descriptor, name: parent.name, file: snapshot, chunk: parent.chunk)
+        try self.init(descriptor: parent.descriptor, name: parent.name, file: snapshot, chunk: parent.chunk, reservation: 0)
     }
 
-    private init(descriptor: Int32, name: String, file: FileSnapshot?, chunk: Int) throws(ReshapeError) {
+    /// A new region that goes on reading `previous`'s pipe, holding to start with what `previous`
+    /// read from `offset` on (offsets here count from there): for JSON Lines, which may go on
+    /// for longer than one region's address space.
+    convenience init(continuing previous: InputRegion, from offset: Int) throws(ReshapeError) {
+        try self.init(
+            descriptor: previous.descriptor, name: previous.name, file: nil, chunk: previous.chunk,
+            reservation: previous.capacity)
+        let carried = UnsafeRawBufferPointer(rebasing: previous.text[offset...])
+        while committedTo < carried.count { try commitChunk(at: committedTo) }
+        if let source = carried.baseAddress { base.copyMemory(from: source, byteCount: carried.count) }
+        filled = carried.count
+        isAtEnd = previous.isAtEnd
+    }
+
+    private init(descriptor: Int32, name: String, file: FileSnapshot?, chunk: Int, reservation: Int) throws(ReshapeError) {
         self.descriptor = descriptor
         self.name = name
         self.file = file
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let chunk = max(page, (chunk + page - 1) / page * page)
         self.chunk = chunk
-        var size = file.map { ($0.size + chunk - 1) / chunk * chunk } ?? Self.pipeReservation
+        var size = file.map { ($0.size + chunk - 1) / chunk * chunk } ?? (reservation + chunk - 1) / chunk * chunk
         size = max(size, chunk)
         var reserved = csystem_reserve(size)
         while reserved == nil && file == nil && size > Self.smallestReservation {

@@ -13,6 +13,8 @@ final class LineBatch: RecordBatch, @unchecked Sendable {
     /// The run's text, where the input lies (in memory, or in the region it is read into, which
     /// keeps it until the run is written; see `LineSource`).
     var text = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// What keeps `text`'s memory: the region it points into, while the run is in flight.
+    var textOwner: AnyObject? = nil
     /// The run ended where a pipe had nothing more to give for now: its output, and all before
     /// it, should go out before the next read waits (see `LineSource`).
     var waited = false
@@ -33,6 +35,7 @@ final class LineBatch: RecordBatch, @unchecked Sendable {
         skipped.removeAll()
         waited = false
         text = UnsafeRawBufferPointer(start: nil, count: 0)
+        textOwner = nil
     }
 }
 

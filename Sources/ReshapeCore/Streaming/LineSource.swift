@@ -12,15 +12,22 @@ import Musl
 /// so that its output goes out before the next read.
 final class LineSource {
     private let buffer: UnsafeRawBufferPointer?
-    private let region: InputRegion?
+    /// The region read now; from a pipe, a new one takes over when this one's address space is
+    /// half used, so that lines can go on for ever (batches keep the region they point into).
+    private var region: InputRegion?
+    /// Where `region`'s offset 0 lies in the input.
+    private var base = 0
     /// How far into the region no line break was found.
     private var searched = 0
     /// The last line break before `lastSearched`, or -1: each byte is looked at once however long
     /// a line grows.
     private var lastBreak = -1
     private var lastSearched = 0
+    /// Where the next run starts in `region` (or `buffer`).
+    private var offset = 0
+
     /// Bytes handed out so far: where the next run starts in the input.
-    private(set) var offset = 0
+    var inputOffset: Int { base + offset }
 
     /// Lines in `buffer`.
     init(buffer: UnsafeRawBufferPointer) {
@@ -45,9 +52,9 @@ final class LineSource {
         return region.isAtEnd && offset >= region.filled
     }
 
-    /// Tells the region that the lines before `offset` are done with.
+    /// Tells the region that the lines before `offset` (in the input) are done with.
     func release(below offset: Int) {
-        region?.release(below: offset)
+        region?.release(below: offset - base)
     }
 
     /// Fills `batch` (as sequence `sequence`) with the next run of whole lines: the lines that
@@ -64,7 +71,14 @@ final class LineSource {
             offset = end
             return true
         }
-        guard let region else { return false }
+        guard var region else { return false }
+        if !region.canReread && region.filled > region.capacity / 2 {
+            // Go on in a new region, which starts with the line begun here.
+            region = try InputRegion(continuing: region, from: offset)
+            self.region = region
+            base += offset
+            (offset, searched, lastBreak, lastSearched) = (0, 0, -1, 0)
+        }
         var cut = offset
         var waited = false
         while true {
@@ -85,9 +99,10 @@ final class LineSource {
             try region.readMore()
         }
         guard cut > offset else { return false }
-        batch.reuse(as: sequence, inputStart: offset, inputEnd: cut)
+        batch.reuse(as: sequence, inputStart: base + offset, inputEnd: base + cut)
         batch.waited = waited
         batch.text = UnsafeRawBufferPointer(rebasing: region.text[offset..<cut])
+        batch.textOwner = region
         offset = cut
         return true
     }

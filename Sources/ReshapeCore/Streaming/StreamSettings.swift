@@ -29,6 +29,8 @@ public struct StreamSettings: Sendable {
     package var minimumStreamBytes = 1 << 16
     /// Bytes a file or a pipe is read in at a time (tests make it a page, to cross many pieces).
     package var inputChunkBytes = InputRegion.defaultChunk
+    /// The address space set aside for a pipe's input (tests make it small, to go past it).
+    package var pipeReservationBytes = InputRegion.pipeReservation
     /// For tests: told how each run went (`streamed`, `hybrid`, `tree` when nothing was streamed,
     /// `error` when streaming failed and the whole tree named the error).
     package var outcome: (@Sendable (String) -> Void)? = nil
