@@ -174,6 +174,7 @@ struct JSONParser: ~Copyable {
 
     /// Reads more of `region` into `text`. False at the input's end, when `text` is the whole
     /// input, or when reading failed (then `failure` reports that instead).
+    @inline(never)
     mutating func readMore() -> Bool {
         guard let region, readError == nil else { return false }
         if releasesBehind { giveBack(below: min(tokenStart, index)) }
@@ -190,9 +191,21 @@ struct JSONParser: ~Copyable {
     /// Reads until `count` bytes from `index` on are in `text`, or the input ends.
     @inline(__always)
     mutating func ensure(_ count: Int) {
-        if index + count > text.count && region != nil {
-            while index + count > text.count, readMore() {}
-        }
+        if index + count > text.count && region != nil { readMore(until: index + count) }
+    }
+
+    @inline(never)
+    private mutating func readMore(until end: Int) {
+        while end > text.count, readMore() {}
+    }
+
+    /// Whether `count` bytes from `index` on are there once more of a region is read: for the
+    /// paths where a check against what was read so far failed.
+    @inline(never)
+    private mutating func hasRead(_ count: Int) -> Bool {
+        guard region != nil else { return false }
+        readMore(until: index + count)
+        return index + count <= text.count
     }
 
     /// Gives back the region's bytes before `offset`, keeping the member names that the open
@@ -420,9 +433,9 @@ struct JSONParser: ~Copyable {
         index += 1
         let start = index
         var hasEscapes = false
-        scan: while true {
-            // Escapes and UTF-8 sequences may read more input: `count` is looked up again after them.
-            let count = text.count
+        // Escapes and UTF-8 sequences may read more input (with a region): `count` follows.
+        var count = text.count
+        while true {
             while index < count {
                 // Eight bytes at a time up to the next one that needs a look.
                 if let base = text.baseAddress {
@@ -446,25 +459,25 @@ struct JSONParser: ~Copyable {
                 if byte == UInt8(ascii: "\\") {
                     hasEscapes = true
                     try scanEscape()
-                    continue scan
+                    count = text.count
                 } else if byte < 0x20 {
                     throw failure(at: index, "control character U+\(hex(UInt32(byte), width: 4)) in a string must be escaped")
                 } else if byte < 0x80 {
                     index += 1
                 } else {
                     try scanUTF8Sequence()
-                    continue scan
+                    count = text.count
                 }
             }
             guard readMore() else { break }
+            count = text.count
         }
         throw failure(at: opening, "unterminated string")
     }
 
     private mutating func scanEscape() throws(ReshapeError) {
         let start = index
-        ensure(2)
-        guard index + 1 < text.count else { throw failure(at: start, "unterminated string") }
+        guard index + 1 < text.count || hasRead(2) else { throw failure(at: start, "unterminated string") }
         switch text[index + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
@@ -521,8 +534,7 @@ struct JSONParser: ~Copyable {
         default:
             throw failure(at: index, "invalid UTF-8 byte 0x\(hex(UInt32(lead), width: 2))")
         }
-        ensure(length)
-        guard index + length <= text.count else {
+        guard index + length <= text.count || hasRead(length) else {
             throw failure(at: index, "truncated UTF-8 sequence")
         }
         let second = text[index + 1]
