@@ -23,10 +23,16 @@ RESHAPE_OUTPUT_LINES = 0x8
 RESHAPE_SKIP_INVALID_LINES = 0x10
 
 RESHAPE_CANCELLED = 8
+RESHAPE_IO_ERROR = 10
+
+# reshape_error.io_file: which file a RESHAPE_IO_ERROR is about.
+RESHAPE_IO_NONE = 0
+RESHAPE_IO_INPUT = 1
+RESHAPE_IO_OUTPUT = 2
 
 
 class Error(ctypes.Structure):
-    """struct reshape_error, as include/reshape.h declares it (0.2: op and reserved added).
+    """struct reshape_error, as include/reshape.h declares it (0.2: op, sys_errno, io_file and reserved).
 
     Its size is fixed within an ABI version: later fields come out of `reserved`, which the
     library zeroes, so this declaration stays valid for every library the loader accepts.
@@ -41,7 +47,9 @@ class Error(ctypes.Structure):
         ("path", ctypes.c_char * 512),
         ("message", ctypes.c_char * 512),
         ("op", ctypes.c_char * 32),
-        ("reserved", ctypes.c_ubyte * 448),
+        ("sys_errno", ctypes.c_int),
+        ("io_file", ctypes.c_int),
+        ("reserved", ctypes.c_ubyte * 440),
     ]
 
 

@@ -14,7 +14,7 @@ from typing import Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Mapp
 
 from . import _native
 from ._buffers import Data, borrowed
-from ._errors import BY_STATUS, InternalError, InvalidArgument, InvalidJSON, InvalidRules, ReshapeError
+from ._errors import BY_STATUS, InternalError, InvalidJSON, InvalidRules, IOFailed, ReshapeError, io_failed_class
 from ._limits import Limits
 
 #: What `Rules` accepts: a sequence of rule mappings, a mapping with "rules", JSON text (str or
@@ -32,9 +32,11 @@ _MAX_JOBS = 2**32 - 1  # jobs is a C unsigned int
 _COPY_CHUNK = 1 << 20
 
 
-def _error(status: int, error: "_native.Error", doc: Any = "") -> ReshapeError:
-    """The exception for a failed call; `doc` is the input as the caller gave it, for InvalidJSON."""
+def _error(status: int, error: "_native.Error", doc: Any = "", files: "Optional[_Files]" = None) -> ReshapeError:
+    """The exception for a failed call; `doc` is the input as the caller gave it, for InvalidJSON;
+    `files` says what the call's files are called, for an io_error's filename and message."""
     kind = BY_STATUS.get(status, InternalError)
+    message = error.message.decode("utf-8", "replace")
     where: Dict[str, Any] = dict(
         status=status,
         rule=error.rule,
@@ -46,7 +48,70 @@ def _error(status: int, error: "_native.Error", doc: Any = "") -> ReshapeError:
     )
     if kind is InvalidJSON:
         where.update(doc=doc, pos=_index_in(doc, error.position))
-    return kind(error.message.decode("utf-8", "replace"), **where)
+    if kind is IOFailed:
+        side = error.io_file
+        if files is not None:
+            message = files.describe(side, message)
+        return io_failed_class(error.sys_errno)(
+            message, errno=error.sys_errno or None, filename=None if files is None else files.filename(side),
+            io_file=_IO_SIDES.get(side, ""), **where)
+    return kind(message, **where)
+
+
+_IO_SIDES = {_native.RESHAPE_IO_INPUT: "input", _native.RESHAPE_IO_OUTPUT: "output"}
+
+
+class _Files:
+    """What a call's input and output are called, for the io_errors of that call.
+
+    The library names a path it was given; a descriptor it names "descriptor N", which the binding
+    replaces with the file's path when it knows it (a path it opened itself, a file object whose
+    ``name`` is a path), or "standard input" for descriptor 0 without one.
+    """
+
+    def __init__(self) -> None:
+        self._names: Dict[int, Union[str, bytes, None]] = {}
+        self._descriptors: Dict[int, Tuple[int, str]] = {}
+
+    def path(self, side: int, path: PathArgument) -> "_Files":
+        """The library reads or writes this path itself."""
+        self._names[side] = os.fspath(path)
+        return self
+
+    def descriptor(self, side: int, descriptor: int, file: object) -> "_Files":
+        """The library reads or writes `descriptor`, of `file`: a path the binding opened, or a file object."""
+        name = os.fspath(file) if isinstance(file, _PATH_TYPES) else _file_name(file)
+        self._names[side] = name
+        if name is not None:
+            kind = "input file" if side == _native.RESHAPE_IO_INPUT else "output file"
+            self._descriptors[side] = (descriptor, f"{kind} '{_shown_path(name)}'")
+        elif side == _native.RESHAPE_IO_INPUT and descriptor == 0:
+            self._descriptors[side] = (descriptor, "standard input")
+        return self
+
+    def filename(self, side: int) -> Union[str, bytes, None]:
+        return self._names.get(side)
+
+    def describe(self, side: int, message: str) -> str:
+        if side not in self._descriptors:
+            return message
+        descriptor, description = self._descriptors[side]
+        return re.sub(rf"\bdescriptor {descriptor}\b", lambda _: description, message, count=1)
+
+
+def _file_name(file: object) -> Union[str, bytes, None]:
+    """A file object's ``name`` when it is a path: not a descriptor number, nor "<stdin>"."""
+    name = getattr(file, "name", None)
+    if isinstance(name, str) and not (name.startswith("<") and name.endswith(">")):
+        return name
+    if isinstance(name, bytes) and not (name.startswith(b"<") and name.endswith(b">")):
+        return name
+    return None
+
+
+def _shown_path(path: PathArgument) -> str:
+    """A path as the library's messages show it: read as UTF-8 (repaired), control characters escaped."""
+    return _safe_text(os.fsencode(path).decode("utf-8", "replace"))
 
 
 def _index_in(doc: Any, position: int) -> int:
@@ -63,9 +128,9 @@ def _spec_bytes(spec: RulesSpec) -> bytes:
     if isinstance(spec, str):
         if spec.lstrip()[:1] in ("[", "{"):
             return spec.encode("utf-8", "surrogatepass")
-        return Path(spec).read_bytes()
+        return _read_rules_file(spec)
     if isinstance(spec, os.PathLike):
-        return Path(spec).read_bytes()
+        return _read_rules_file(spec)
     if isinstance(spec, (Sequence, Mapping)):
         numbers = _ExactNumbers()
         try:
@@ -74,6 +139,14 @@ def _spec_bytes(spec: RulesSpec) -> bytes:
             raise InvalidRules(f"invalid_rules: the rules cannot be written as JSON: {error}", status=2) from None
         return numbers.written(text).encode("utf-8", "surrogatepass")
     raise TypeError(f"rules must be a list, a dict, JSON text, bytes or a path, not {type(spec).__name__}")
+
+
+def _read_rules_file(path: PathArgument) -> bytes:
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except OSError as error:
+        raise _cannot_read(path, error, "rules file") from None
 
 
 class _ExactNumbers:
@@ -231,11 +304,13 @@ def _safe_text(text: str) -> str:
     return "".join(out)
 
 
-def _cannot_read(path: PathArgument, error: OSError) -> InvalidArgument:
-    """The library's error for an input file it cannot read, for the files this module opens."""
+def _cannot_read(path: PathArgument, error: OSError, what: str = "input file") -> IOFailed:
+    """The library's io_error for a file it cannot read, for the files this module reads itself."""
     reason = os.strerror(error.errno) if error.errno else str(error)
-    name = _safe_text(os.fsencode(path).decode("utf-8", "replace"))  # the library reads a path as UTF-8, repaired
-    return InvalidArgument(f"invalid_argument: cannot read input file '{name}': {reason}", status=5)
+    code = error.errno or None
+    side = "input" if what == "input file" else ""
+    return io_failed_class(code)(f"io_error: cannot read {what} '{_shown_path(path)}': {reason}", errno=code,
+                                 filename=os.fspath(path), io_file=side, status=IOFailed.status)
 
 
 def _write_all(file: Any, data: bytes) -> None:
@@ -507,8 +582,12 @@ class Rules:
 
         Raises:
             InvalidJSON, RuleFailed, LimitExceeded: as `apply`.
-            InvalidArgument: a file cannot be read or written (the message gives the system's
-                reason), or options that do not go together (as `apply`).
+            IOFailed: a file cannot be read or written. It is the `OSError` subclass `open()` raises
+                for the system's errno (`FileNotFoundError`, `PermissionError`,
+                `IsADirectoryError`...; `IOFailed` itself for ENOSPC, EIO...), with ``errno``,
+                ``strerror``, ``filename`` (the path given, or a file object's ``name``) and
+                ``io_file`` ("input" or "output") set; the message names the file.
+            InvalidArgument: options that do not go together (as `apply`).
             TypeError: ``src`` or ``dst`` is not a path or a binary file object (a text file is
                 refused), or ``jobs`` is not an int; ValueError: ``jobs`` is below 1, or the rules
                 were closed.
@@ -538,7 +617,9 @@ class Rules:
             with tempfile.NamedTemporaryFile(prefix="reshape-input-", suffix=".json") as copy:
                 _copy_from(src, copy)
                 copy.flush()
-                self._apply_paths(copy.name, dst, flags, threads, progress)
+                files = _Files().path(_native.RESHAPE_IO_OUTPUT, dst)
+                files.descriptor(_native.RESHAPE_IO_INPUT, -1, src)  # the copy is not what the caller knows
+                self._apply_paths(copy.name, dst, flags, threads, progress, files)
             return
 
         dst_descriptor = _descriptor(dst)
@@ -548,13 +629,17 @@ class Rules:
             except OSError as error:
                 raise _cannot_read(src, error) from None
             try:
-                self._apply_descriptors(opened, None, dst_descriptor, dst, flags, threads, progress)
+                files = _Files().descriptor(_native.RESHAPE_IO_INPUT, opened, src)
+                files.descriptor(_native.RESHAPE_IO_OUTPUT, dst_descriptor, dst)
+                self._apply_descriptors(opened, None, dst_descriptor, dst, flags, threads, progress, files)
             finally:
                 os.close(opened)
             return
         src_descriptor = None if isinstance(src, _PATH_TYPES) else _descriptor(src)
         if dst_descriptor is not None and src_descriptor is not None:
-            self._apply_descriptors(src_descriptor, src, dst_descriptor, dst, flags, threads, progress)
+            files = _Files().descriptor(_native.RESHAPE_IO_INPUT, src_descriptor, src)
+            files.descriptor(_native.RESHAPE_IO_OUTPUT, dst_descriptor, dst)
+            self._apply_descriptors(src_descriptor, src, dst_descriptor, dst, flags, threads, progress, files)
             return
 
         # In memory: dst has no descriptor, or src has none.
@@ -575,15 +660,17 @@ class Rules:
         _write_all(dst, output)
 
     def _apply_paths(self, src: PathArgument, dst: PathArgument, flags: int, jobs: int,
-                     progress: Optional[ProgressCallback]) -> None:
+                     progress: Optional[ProgressCallback], files: Optional[_Files] = None) -> None:
         source, destination = os.fsencode(src), os.fsencode(dst)
         if b"\0" in source or b"\0" in destination:
             raise ValueError("embedded null byte in a path")
+        if files is None:
+            files = _Files().path(_native.RESHAPE_IO_INPUT, src).path(_native.RESHAPE_IO_OUTPUT, dst)
         self._apply_streaming(lambda handle, options: _native.apply_file(handle, source, destination, flags, options),
-                              jobs, progress)
+                              jobs, progress, files)
 
     def _apply_descriptors(self, src: int, src_file: Optional[Any], dst: int, dst_file: Any, flags: int, jobs: int,
-                           progress: Optional[ProgressCallback]) -> None:
+                           progress: Optional[ProgressCallback], files: _Files) -> None:
         # The library reads the descriptor from its offset and writes at the other's: first make
         # them agree with the file objects, whose buffers may hold read-ahead or unwritten bytes.
         src_seekable = src_file is not None and _seekable(src_file)
@@ -591,7 +678,8 @@ class Rules:
             os.lseek(src, src_file.tell(), os.SEEK_SET)
         dst_file.flush()
         try:
-            self._apply_streaming(lambda handle, options: _native.apply_fd(handle, src, dst, flags, options), jobs, progress)
+            self._apply_streaming(lambda handle, options: _native.apply_fd(handle, src, dst, flags, options), jobs,
+                                  progress, files)
         finally:
             # Then make the file objects agree with the descriptors again: a buffered file object
             # caches its position, and would otherwise read or write at a stale one.
@@ -601,7 +689,7 @@ class Rules:
                 dst_file.seek(os.lseek(dst, 0, os.SEEK_CUR), os.SEEK_SET)
 
     def _apply_streaming(self, call: "Callable[[int, _native.FileOptions], Tuple[int, _native.Error]]", jobs: int,
-                         progress: Optional[ProgressCallback]) -> None:
+                         progress: Optional[ProgressCallback], files: _Files) -> None:
         # Always a callback, so that Ctrl-C (any signal handler's exception) stops a long call.
         reporter = _native.Progress(progress)
         _native.install_unraisable_hook()
@@ -615,7 +703,7 @@ class Rules:
             raised, reporter.raised = reporter.raised, None
             raise raised
         if status != 0:
-            raise _error(status, error)
+            raise _error(status, error, files=files)
 
     def _apply(self, data: Data, flags: int) -> bytes:
         with borrowed(data) as (address, length):

@@ -590,28 +590,34 @@ def test_a_file_object_source_into_a_path_keeps_the_path_promises(tmp_path: Path
 # Errors
 
 
-def test_a_missing_source_is_invalid_argument_with_the_systems_words(tmp_path: Path):
+def test_a_missing_source_is_file_not_found_with_the_systems_words(tmp_path: Path):
     rules = reshape.Rules([])
     missing = tmp_path / "missing.json"
     reason = os.strerror(errno.ENOENT)
     messages = set()
     for destination in (tmp_path / "out.json", io.BytesIO(), open(tmp_path / "fd.json", "wb")):
-        with pytest.raises(reshape.InvalidArgument) as caught:
+        with pytest.raises(FileNotFoundError) as caught:
             rules.apply_file(missing, destination)
-        assert caught.value.status == 5 and caught.value.code == "invalid_argument"
-        assert reason in str(caught.value) and str(missing) in str(caught.value)
-        messages.add(str(caught.value))
+        error = caught.value
+        assert isinstance(error, reshape.IOFailed) and isinstance(error, reshape.ReshapeError)
+        assert error.status == 10 and error.code == "io_error"
+        assert (error.errno, error.strerror, error.filename, error.io_file) == (errno.ENOENT, reason, str(missing), "input")
+        messages.add(str(error))
         if hasattr(destination, "close"):
             destination.close()
-    assert messages == {f"invalid_argument: cannot read input file '{missing}': {reason}"}
+    assert messages == {f"io_error: cannot read input file '{missing}': {reason}"}
     assert not (tmp_path / "out.json").exists()
 
 
-def test_an_unwritable_destination_is_invalid_argument(tmp_path: Path):
+def test_an_unwritable_destination_is_the_oserror_of_its_errno(tmp_path: Path):
     rules = reshape.Rules([])
     source = write(tmp_path / "in.json", b"[]")
-    with pytest.raises(reshape.InvalidArgument, match=os.strerror(errno.ENOENT)):
-        rules.apply_file(source, tmp_path / "no" / "such" / "dir.json")
+    destination = tmp_path / "no" / "such" / "dir.json"
+    with pytest.raises(FileNotFoundError) as caught:
+        rules.apply_file(source, destination)
+    error = caught.value
+    assert (error.errno, error.filename, error.io_file) == (errno.ENOENT, str(destination), "output")
+    assert str(error) == f"io_error: cannot write output file '{destination}': {os.strerror(errno.ENOENT)}"
 
 
 def test_a_failure_writing_to_a_file_object_is_the_same_error_as_apply(firebase, tmp_path: Path):
@@ -666,7 +672,7 @@ def test_cancelled_is_status_8():
     assert _native.lib.reshape_status_name(8) == b"cancelled"
     for status, kind in {1: reshape.InvalidJSON, 2: reshape.InvalidRules, 3: reshape.RuleFailed,
                          4: reshape.LimitExceeded, 5: reshape.InvalidArgument, 6: reshape.OutOfMemory,
-                         7: reshape.InternalError, 8: reshape.Cancelled}.items():
+                         7: reshape.InternalError, 8: reshape.Cancelled, 10: reshape.IOFailed}.items():
         assert _native.lib.reshape_status_name(status).decode() == kind.code
         assert kind.status == status
 

@@ -22,6 +22,7 @@ from reshape import (
     InvalidArgument,
     InvalidJSON,
     InvalidRules,
+    IOFailed,
     LibraryNotFound,
     LimitExceeded,
     Limits,
@@ -81,7 +82,15 @@ def reshape_everything(folder: Path) -> List[object]:
         name: str = error.code + error.op + error.path + error.message
         errors.append(error)
         seen += [position, name]
-    for kind in (Cancelled, InternalError, InvalidArgument, InvalidRules, LimitExceeded, OutOfMemory, RuleFailed):
+    try:
+        Rules(folder / "missing.json")
+    except FileNotFoundError as error:
+        assert isinstance(error, IOFailed)
+        number: Optional[int] = error.errno
+        where: str = error.io_file
+        seen += [number, where, error.filename]
+    for kind in (Cancelled, InternalError, InvalidArgument, InvalidRules, IOFailed, LimitExceeded, OutOfMemory,
+                 RuleFailed):
         status: int = kind.status
         seen.append(status)
     missing: Optional[type] = LibraryNotFound
