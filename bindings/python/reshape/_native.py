@@ -7,7 +7,6 @@ then the system (ctypes.util.find_library). The public modules never use ctypes 
 import ctypes
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
 
@@ -294,69 +293,22 @@ def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tu
         free(out.value)
 
 
-class Progress:
-    """A Python progress callable as a reshape_progress_fn, for one call of the library.
+def progress_function(report: Callable[[int, int], int]) -> Any:
+    """A reshape_progress_fn that calls ``report(bytes_done, bytes_total)`` and returns its answer.
 
-    The library calls it on the calling thread (which takes the GIL again for the call). An
-    exception cannot cross the C frames: one the callable raises, of any kind, is kept in `raised`
-    and the C function returns 1, which cancels the call; the caller re-raises it once the library
-    has returned. After an exception the callable is not called again.
-
-    A signal handler's exception (KeyboardInterrupt on Ctrl-C) is raised by Python as the callback
-    is entered, before any of its code can catch it; ctypes then hands it to sys.unraisablehook and
-    returns an undefined value. `install_unraisable_hook` catches it there and keeps it in `raised`
-    too, so the next call cancels and the exception is re-raised all the same. With `report` None
-    the callback does nothing else: it only gives signal handlers a chance to run during a long
-    call, which otherwise holds them back until it returns.
+    The caller keeps the returned object for as long as the library may call it (a collected
+    ctypes thunk would be jumped into after it is freed). `report` must not raise: an exception
+    cannot cross the library's C frames (see _calls.py).
     """
-
-    def __init__(self, report: Optional[Callable[[int, int], object]]) -> None:
-        self.report = report
-        self.raised: Optional[BaseException] = None
-        # The ctypes thunk must live as long as the library may call it: it is kept here, and the
-        # caller keeps this object until the call has returned.
-        self.function = ProgressFunction(self._call)
-
-    def _call(self, done: int, total: int, data: Optional[int]) -> int:
-        if self.raised is not None:
-            return 1
-        try:
-            if self.report is not None:
-                self.report(done, total)
-        except BaseException as error:  # noqa: B902 - re-raised by the caller, whatever it is
-            self.raised = error
-            return 1
-        return 0
+    return ProgressFunction(lambda done, total, data: report(done, total))
 
 
-def _keeps_progress_exceptions(previous: "Callable[[Any], object]") -> "Callable[[Any], object]":
-    def hook(unraisable: Any) -> None:
-        owner = getattr(unraisable.object, "__self__", None)
-        if isinstance(owner, Progress) and unraisable.exc_value is not None:
-            if owner.raised is None:
-                owner.raised = unraisable.exc_value
-            return
-        previous(unraisable)
-
-    hook.reshape_keeps_progress_exceptions = True  # type: ignore[attr-defined]
-    return hook
-
-
-def install_unraisable_hook() -> None:
-    """Puts a hook in front of sys.unraisablehook that keeps a Progress callback's exception.
-
-    Everything else goes on to the hook that was there. Installed again by each call that needs
-    it, in case the program (or pytest) replaced the hook in the meantime.
-    """
-    if not getattr(sys.unraisablehook, "reshape_keeps_progress_exceptions", False):
-        sys.unraisablehook = _keeps_progress_exceptions(sys.unraisablehook)
-
-
-def file_options(jobs: int, progress: Optional[Progress]) -> FileOptions:
-    """A struct reshape_file_options of the version this module declares."""
+def file_options(jobs: int, progress: Any = None) -> FileOptions:
+    """A struct reshape_file_options of the version this module declares; `progress` is a
+    progress_function() or None, and must outlive the call."""
     options = FileOptions(RESHAPE_FILE_OPTIONS_VERSION, jobs)
     if progress is not None:
-        options.progress = progress.function
+        options.progress = progress
     return options
 
 

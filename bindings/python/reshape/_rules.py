@@ -6,6 +6,7 @@ import math
 import mmap
 import os
 import re
+import stat
 import threading
 import weakref
 from decimal import Decimal
@@ -14,6 +15,7 @@ from typing import Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Mapp
 
 from . import _native
 from ._buffers import Data, borrowed
+from ._calls import Call
 from ._errors import BY_STATUS, InternalError, InvalidJSON, InvalidRules, IOFailed, ReshapeError, io_failed_class
 from ._limits import Limits
 
@@ -29,6 +31,9 @@ FileArgument = Union[PathArgument, BinaryIO]
 ProgressCallback = Callable[[int, int], object]
 
 _MAX_JOBS = 2**32 - 1  # jobs is a C unsigned int
+#: apply_file without progress calls the library on the caller's thread, without a callback, when
+#: the input is a regular file smaller than this: a call that Ctrl-C need not interrupt.
+_QUICK_BELOW = 1 << 20
 _COPY_CHUNK = 1 << 20
 
 
@@ -561,7 +566,11 @@ class Rules:
                 traceback), with ``dst`` as for any failure. An exception from the final call
                 (``bytes_done == bytes_total``) still propagates, though the work is then done and
                 ``dst`` written. KeyboardInterrupt (Ctrl-C), or any exception of a signal handler,
-                stops the call the same way, with or without ``progress``, at its next report.
+                stops the call the same way, with or without ``progress``, at its next report:
+                on the main thread, where signal handlers run, the library works on a helper
+                thread while the calling thread waits (and calls ``progress``), so that what a
+                handler raises is caught there. Nothing process-wide is changed (no hook, no
+                signal handler).
             pretty, allow_duplicate_keys, input_lines, output_lines, skip_invalid_lines: as for
                 `apply`.
 
@@ -667,7 +676,7 @@ class Rules:
         if files is None:
             files = _Files().path(_native.RESHAPE_IO_INPUT, src).path(_native.RESHAPE_IO_OUTPUT, dst)
         self._apply_streaming(lambda handle, options: _native.apply_file(handle, source, destination, flags, options),
-                              jobs, progress, files)
+                              jobs, progress, files, _size_of(source))
 
     def _apply_descriptors(self, src: int, src_file: Optional[Any], dst: int, dst_file: Any, flags: int, jobs: int,
                            progress: Optional[ProgressCallback], files: _Files) -> None:
@@ -679,7 +688,7 @@ class Rules:
         dst_file.flush()
         try:
             self._apply_streaming(lambda handle, options: _native.apply_fd(handle, src, dst, flags, options), jobs,
-                                  progress, files)
+                                  progress, files, _size_of(src))
         finally:
             # Then make the file objects agree with the descriptors again: a buffered file object
             # caches its position, and would otherwise read or write at a stale one.
@@ -689,19 +698,21 @@ class Rules:
                 dst_file.seek(os.lseek(dst, 0, os.SEEK_CUR), os.SEEK_SET)
 
     def _apply_streaming(self, call: "Callable[[int, _native.FileOptions], Tuple[int, _native.Error]]", jobs: int,
-                         progress: Optional[ProgressCallback], files: _Files) -> None:
-        # Always a callback, so that Ctrl-C (any signal handler's exception) stops a long call.
-        reporter = _native.Progress(progress)
-        _native.install_unraisable_hook()
-        options = _native.file_options(jobs, reporter)
+                         progress: Optional[ProgressCallback], files: _Files, input_size: Optional[int]) -> None:
         handle = self._acquire()
         try:
-            status, error = call(handle, options)
+            if progress is None and input_size is not None and input_size < _QUICK_BELOW:
+                # A short call with no callback runs no Python code: a signal's handler runs when it
+                # returns, at once. Not worth a helper thread (about 150 us).
+                status, error = call(handle, _native.file_options(jobs))
+            else:
+                # A callback, so that Ctrl-C (any signal handler's exception) stops a long call.
+                running = Call(progress)
+                function = _native.progress_function(running.report)
+                options = _native.file_options(jobs, function)
+                status, error = running.run(lambda: call(handle, options))
         finally:
             self._release()
-        if reporter.raised is not None:
-            raised, reporter.raised = reporter.raised, None
-            raise raised
         if status != 0:
             raise _error(status, error, files=files)
 
@@ -741,6 +752,18 @@ class Rules:
             self._in_use -= 1
             if self._closed and self._in_use == 0:
                 self._finalizer()
+
+
+def _size_of(file: Union[bytes, int]) -> Optional[int]:
+    """The bytes left to read in a regular file (a path, or a descriptor from its offset); None
+    for anything else (a pipe, a device), or when it cannot be known."""
+    try:
+        info = os.stat(file)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        return info.st_size - (os.lseek(file, 0, os.SEEK_CUR) if isinstance(file, int) else 0)
+    except OSError:
+        return None
 
 
 def _seekable(file: Any) -> bool:

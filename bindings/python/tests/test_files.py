@@ -412,15 +412,21 @@ class Signalled(Exception):
 
 
 @pytest.mark.parametrize("with_progress", [False, True])
-def test_a_signal_handlers_exception_stops_the_call(firebase, with_progress: bool, tmp_path: Path):
+def test_a_signal_handlers_exception_stops_the_call(firebase, with_progress: bool, tmp_path: Path, monkeypatch):
     """Ctrl-C, or any signal handler that raises, stops a long call and its exception propagates.
 
-    Python raises a signal handler's exception as the progress callback is entered, where no code
-    of the binding can catch it; the binding must not lose it (ctypes would print it and go on).
-    The output goes to a pipe that a thread drains, and signals the process once it has the first
-    byte: the library cannot finish before the signal, and calls progress at least once after it.
+    Python raises a signal handler's exception as a callback is entered, where no code of the
+    binding could catch it; the binding must not lose it (ctypes would print it and go on), nor
+    replace sys.unraisablehook to find it. The output goes to a pipe that a thread drains, and
+    signals the process once it has the first byte: the library cannot finish before the signal,
+    and calls progress at least once after it.
     """
     import signal
+    import sys
+
+    unraisable: List[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    hook = sys.unraisablehook
 
     rules, payload, _ = firebase
     source = write(tmp_path / "users.json", payload)
@@ -451,6 +457,59 @@ def test_a_signal_handlers_exception_stops_the_call(firebase, with_progress: boo
         reader.join()
         signal.signal(signal.SIGUSR1, previous)
     assert received, "the output had begun"
+    assert sys.unraisablehook is hook, "a library call must not replace sys.unraisablehook"
+    assert unraisable == [], "nothing went to sys.unraisablehook"
+    if with_progress:
+        out = io.BytesIO()
+        rules.apply_file(io.BytesIO(b'{"u": {}}'), out, progress=Recorder())  # and the rules work on
+        assert out.getvalue() == b'{"users":[{"uid":"u"}]}'
+
+
+def test_ctrl_c_stops_a_long_call_in_a_script(tmp_path: Path):
+    """SIGINT with Python's own handler: KeyboardInterrupt out of apply_file, nothing printed.
+
+    In a fresh process, so that the handler is Python's default one and nothing of pytest's
+    hooks is in between. A thread sends SIGINT once the output pipe has its first byte.
+    """
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import os, signal, sys, threading, time
+        import reshape
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from test_files import FIREBASE_RULES, firebase_payload
+        source = {str(tmp_path / "users.json")!r}
+        with open(source, "wb") as file:
+            file.write(firebase_payload(12_000))
+        rules = reshape.Rules(FIREBASE_RULES)
+        hook = sys.unraisablehook
+        out_read, out_write = os.pipe()
+
+        def drain():
+            with open(out_read, "rb", buffering=0) as pipe:
+                pipe.read(1)
+                os.kill(os.getpid(), signal.SIGINT)
+                while pipe.read(1 << 16):
+                    pass
+
+        reader = threading.Thread(target=drain)
+        reader.start()
+        started = time.monotonic()
+        try:
+            with open(out_write, "wb") as dst:
+                rules.apply_file(source, dst, jobs=1)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", sys.unraisablehook is hook)
+        reader.join()
+        # The library is done with everything: the same rules work on.
+        print(rules.apply(b'{{"u": {{"a_b": ""}}}}').decode())
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["KeyboardInterrupt True", '{"users":[{"uid":"u","aB":null}]}']
+    assert result.stderr == "", "nothing printed: no 'Exception ignored' from ctypes"
 
 
 # ----------------------------------------------------------------------------------------------
