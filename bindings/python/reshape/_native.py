@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
 
-from . import _output
 from ._version import __version__
 
 PACKAGED_LIBRARY = Path(__file__).resolve().parent / "_lib" / "libreshape.so"
@@ -73,6 +72,15 @@ RESHAPE_FILE_OPTIONS_VERSION = 1
 #: reshape_progress_fn: int (*)(uint64_t bytes_done, uint64_t bytes_total, void *user_data); a
 #: nonzero return cancels the call.
 ProgressFunction = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_void_p)
+
+
+#: reshape_write_fn: int (*)(const char *buffer, size_t size, void *data); a nonzero return stops
+#: the call with RESHAPE_IO_ERROR. The buffer is c_void_p: a c_char_p would be read up to a NUL.
+WriteFunction = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
+
+#: The most reshape_apply_cb hands over at once: a piece is viewed through an array of this size.
+PIECE_MAX = 1 << 20
+_Piece = ctypes.c_char * PIECE_MAX
 
 
 class FileOptions(ctypes.Structure):
@@ -217,6 +225,16 @@ lib.reshape_apply.argtypes = [
     ctypes.POINTER(Error),
 ]
 lib.reshape_apply.restype = ctypes.c_int
+lib.reshape_apply_cb.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_void_p,  # const char *input, as for reshape_apply
+    ctypes.c_size_t,
+    ctypes.c_uint,
+    WriteFunction,
+    ctypes.c_void_p,
+    ctypes.POINTER(Error),
+]
+lib.reshape_apply_cb.restype = ctypes.c_int
 lib.reshape_apply_file.argtypes = [
     ctypes.c_void_p,
     ctypes.c_char_p,
@@ -277,7 +295,8 @@ def rules_op(handle: Optional[int], index: int) -> Optional[str]:
 
 
 def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tuple[int, Optional[bytes], Error]:
-    """reshape_apply: (status, output or None, error). The library's buffer is freed here, once.
+    """reshape_apply: (status, output or None, error). The library's buffer is copied, then freed
+    here, once: the output is held twice for a moment, so `apply_cb` serves large outputs.
 
     `data` is bytes, or the address of `length` bytes that stay valid and unchanged for the call.
     """
@@ -288,9 +307,25 @@ def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tu
     if status != 0 or out.value is None:
         return status, None, error
     try:
-        return status, _output.take(out.value, out_length.value), error
+        return status, ctypes.string_at(out.value, out_length.value), error
     finally:
         free(out.value)
+
+
+def apply_cb(handle: int, data: "Union[bytes, int]", length: int, flags: int,
+             take: Callable[[memoryview], int]) -> Tuple[int, Error]:
+    """reshape_apply_cb: (status, error). ``take(piece)`` gets each piece of the output in order, a
+    memoryview of the library's bytes that is valid during that call only (copy it), and returns
+    0 to go on or an errno value to stop. `take` must not raise (see _calls.py)."""
+
+    def write(buffer: int, size: int, _data: Optional[int]) -> int:
+        kind = _Piece if size <= PIECE_MAX else ctypes.c_char * size
+        return take(memoryview(kind.from_address(buffer))[:size])
+
+    function = WriteFunction(write)  # kept alive here until the call returns
+    error = Error()
+    status = lib.reshape_apply_cb(handle, data, length, flags, function, None, ctypes.byref(error))
+    return status, error
 
 
 def progress_function(report: Callable[[int, int], int]) -> Any:
