@@ -20,7 +20,7 @@ from ._errors import BY_STATUS, InternalError, InvalidJSON, InvalidRules, IOFail
 from ._limits import Limits
 
 #: What `Rules` accepts: a sequence of rule mappings, a mapping with "rules", JSON text (str or
-#: bytes), or a path to a .json file.
+#: bytes), or a path-like object naming a .json file (a str is JSON text, never a path).
 RulesSpec = Union[Sequence[Mapping[str, Any]], Mapping[str, Any], str, bytes, "os.PathLike[str]"]
 #: A path to a file: str, bytes or os.PathLike.
 PathArgument = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -139,9 +139,9 @@ def _spec_bytes(spec: RulesSpec) -> bytes:
     if isinstance(spec, (bytes, bytearray, memoryview)):
         return bytes(spec)
     if isinstance(spec, str):
-        if spec.lstrip()[:1] in ("[", "{"):
-            return spec.encode("utf-8", "surrogatepass")
-        return _read_rules_file(spec)
+        # JSON text, always: a str is never taken for a path (Rules.from_file reads a file). A
+        # leading U+FEFF becomes the UTF-8 byte order mark, which the library skips.
+        return spec.encode("utf-8", "surrogatepass")
     if isinstance(spec, os.PathLike):
         return _read_rules_file(spec)
     if isinstance(spec, (Sequence, Mapping)):
@@ -151,7 +151,29 @@ def _spec_bytes(spec: RulesSpec) -> bytes:
         except (TypeError, ValueError) as error:
             raise InvalidRules(f"invalid_rules: the rules cannot be written as JSON: {error}", status=2) from None
         return numbers.written(text).encode("utf-8", "surrogatepass")
-    raise TypeError(f"rules must be a list, a dict, JSON text, bytes or a path, not {type(spec).__name__}")
+    raise TypeError(f"rules must be a list, a dict, JSON text (str or bytes) or a pathlib.Path, not {type(spec).__name__}")
+
+
+_JSON_TEXT_START = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*[\[{]")
+
+
+def _rules_error(error: ReshapeError, spec: object, document: bytes) -> ReshapeError:
+    """`error` for a rules document that did not compile, with a hint where the Python form given
+    suggests what was meant: JSON text that is no JSON document at all (a path, most likely)."""
+    if (isinstance(error, InvalidRules) and isinstance(spec, (str, bytes, bytearray, memoryview))
+            and error.line > 0 and document.strip() and not _JSON_TEXT_START.match(document)):
+        shown = spec if isinstance(spec, str) else bytes(spec)
+        path = repr(shown) if len(shown) <= 200 else "path"
+        hint = f"; Rules() reads a str or bytes as JSON text: to read a file, use Rules.from_file({path})"
+        return _with_message(error, error.message + hint)
+    return error
+
+
+def _with_message(error: ReshapeError, message: str) -> ReshapeError:
+    """A copy of `error` with another message and the same fields."""
+    where: Dict[str, Any] = dict(status=error.status, rule=error.rule, op=error.op, path=error.path, line=error.line,
+                                 column=error.column, position=error.position)
+    return type(error)(message, **where)
 
 
 def _read_rules_file(path: PathArgument) -> bytes:
@@ -371,19 +393,27 @@ class Rules:
         """Compiles a rules document.
 
         Args:
-            spec: a list of rules, a dict ``{"rules": [...]}``, JSON text as str or bytes, or a path
-                (str or os.PathLike) to a .json file. A str starting with ``[`` or ``{`` is JSON text.
+            spec: the rules document, as
+
+                * a list of rules (dicts, or any mappings), or a dict ``{"rules": [...]}``;
+                * JSON text, as a str or as UTF-8 bytes (a leading byte order mark is allowed).
+                  A str is always JSON text, never a path: ``Rules.from_file("rules.json")``
+                  reads a file;
+                * a path-like object (`pathlib.Path`): the file it names is read, as by
+                  `from_file`.
             limits: the work limits for the rules document and every apply; None for the defaults.
 
         Raises:
             InvalidRules: the document is not valid JSON or breaks the rules contract; the message
-                names the rule, the param, and a suggestion for a typo.
-            OSError: a path could not be read.
+                names the rule, the param, and a suggestion for a typo. For a str or bytes that
+                is not JSON at all (a path, say), it says to use `from_file`.
+            IOFailed: a path-like `spec` names a file that cannot be read (see `from_file`).
+            TypeError: `spec` is of another type.
         """
         document = _spec_bytes(spec)
         status, handle, error = _native.rules_new(document, _native_limits(limits))
         if status != 0 or handle is None:
-            raise _error(status, error)
+            raise _rules_error(_error(status, error), spec, document)
         self._document = document
         self._limits = limits
         self._handle: Optional[int] = handle
@@ -391,6 +421,27 @@ class Rules:
         self._in_use = 0
         self._closed = False
         self._finalizer = weakref.finalize(self, _native.rules_free, handle)
+
+    @classmethod
+    def from_file(cls, path: PathArgument, *, limits: Optional[Limits] = None) -> "Rules":
+        """Reads and compiles the rules document in a file.
+
+        Args:
+            path: the file's path: str, bytes or a path-like object (`pathlib.Path`). Its bytes
+                are the document, UTF-8 JSON, a leading byte order mark allowed. A pipe works too
+                (``/dev/stdin``): it is read to its end.
+            limits: as for `Rules`.
+
+        Raises:
+            IOFailed: the file cannot be read: the `OSError` subclass `open()` raises
+                (`FileNotFoundError`, `PermissionError`, `IsADirectoryError`...), with ``errno``,
+                ``strerror`` and ``filename``; the message is "io_error: cannot read rules file
+                'PATH': REASON", as the CLI words it.
+            InvalidRules: as for `Rules`.
+        """
+        if not isinstance(path, _PATH_TYPES):
+            raise TypeError(f"path must be a str, bytes or os.PathLike, not {type(path).__name__}")
+        return cls(_read_rules_file(path), limits=limits)
 
     @property
     def document(self) -> Any:

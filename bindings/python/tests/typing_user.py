@@ -51,6 +51,7 @@ def reshape_everything(folder: Path) -> List[object]:
     path = folder / "rules.json"
     path.write_text(json.dumps(rules_list))
     limits = Limits(max_depth=100, max_output_bytes=1 << 20)
+    seen.append(Rules.from_file(os.fspath(path), limits=limits).ops)
     with Rules(path, limits=limits) as rules:
         data = b'{"u1": {"name": "Ada"}}'
         lent: Data = memoryview(data)
