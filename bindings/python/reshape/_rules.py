@@ -564,11 +564,22 @@ class Rules:
                 whose rules fail still raises.
 
         Raises:
+            TypeError: `lines` is one str or bytes-like object (iterating it would give characters
+                or numbers), raised by the call itself; pass ``text.splitlines()``, or reshape
+                the whole text with ``apply(text, input_lines=True)``.
             InvalidJSON, RuleFailed, LimitExceeded: for the first item that fails, with ``line``
                 set to its 1-based number in `lines` (blank items counted); ``column`` and
                 ``position`` are within the item. The results before it were already yielded.
             ValueError: the rules were closed.
         """
+        if isinstance(lines, (str, bytes, bytearray, memoryview, mmap.mmap)):
+            raise TypeError(
+                f"lines must be an iterable of documents, not one {type(lines).__name__}: pass "
+                "text.splitlines(), or reshape JSON Lines text whole with apply(text, input_lines=True)")
+        return self._apply_lines(lines, allow_duplicate_keys, skip_invalid_lines)
+
+    def _apply_lines(self, lines: Iterable[Data], allow_duplicate_keys: bool,
+                     skip_invalid_lines: bool) -> Iterator[bytes]:
         flags = _flags(pretty=False, allow_duplicate_keys=allow_duplicate_keys)
         for number, item in enumerate(lines, start=1):
             if _is_blank(item):
