@@ -159,7 +159,13 @@ _JSON_TEXT_START = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*[\[{]")
 
 def _rules_error(error: ReshapeError, spec: object, document: bytes) -> ReshapeError:
     """`error` for a rules document that did not compile, with a hint where the Python form given
-    suggests what was meant: JSON text that is no JSON document at all (a path, most likely)."""
+    suggests what was meant: JSON text that is no JSON document at all (a path, most likely), or
+    one rule given alone, as a dict."""
+    if isinstance(error, InvalidRules) and isinstance(spec, Mapping) and "op" in spec and "rules" not in spec:
+        op = spec["op"]
+        shown = json.dumps(op, ensure_ascii=False) if isinstance(op, str) and len(op) <= 40 else "..."
+        hint = f"; a rules document is a list of rules: wrap one rule in a list, Rules([{{\"op\": {shown}, ...}}])"
+        return _with_message(error, _safe_text(error.message + hint))
     if (isinstance(error, InvalidRules) and isinstance(spec, (str, bytes, bytearray, memoryview))
             and error.line > 0 and document.strip() and not _JSON_TEXT_START.match(document)):
         shown = spec if isinstance(spec, str) else bytes(spec)
@@ -406,7 +412,8 @@ class Rules:
         Raises:
             InvalidRules: the document is not valid JSON or breaks the rules contract; the message
                 names the rule, the param, and a suggestion for a typo. For a str or bytes that
-                is not JSON at all (a path, say), it says to use `from_file`.
+                is not JSON at all (a path, say), it says to use `from_file`; for one rule given
+                alone as a dict (``Rules({"op": ...})``), to wrap it in a list.
             IOFailed: a path-like `spec` names a file that cannot be read (see `from_file`).
             TypeError: `spec` is of another type.
         """

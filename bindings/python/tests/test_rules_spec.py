@@ -84,3 +84,26 @@ def test_other_types_are_type_errors():
     for spec in (42, 1.5, None, object()):
         with pytest.raises(TypeError, match="rules must be a list, a dict, JSON text"):
             reshape.Rules(spec)  # type: ignore[arg-type]
+
+
+def test_one_rule_alone_says_to_wrap_it_in_a_list():
+    with pytest.raises(reshape.InvalidRules) as caught:
+        reshape.Rules({"op": "keyedToArray", "idKey": "uid"})
+    error = caught.value
+    assert str(error) == ('invalid_rules: unknown member "op" in the rules document; a rules document is a list of '
+                          'rules: wrap one rule in a list, Rules([{"op": "keyedToArray", ...}])')
+    assert (error.rule, error.line, error.status) == (0, 0, 2)
+    # What it proposes works, and the same rule inside {"rules": [...]} too.
+    assert reshape.Rules([{"op": "keyedToArray", "idKey": "uid"}]).apply(b'{"a": {}}') == b'[{"uid":"a"}]'
+    assert reshape.Rules({"rules": [{"op": "keyedToArray"}]}).ops == ("keyedToArray",)
+    # An op that is not a short string is not repeated; the message stays one safe line.
+    with pytest.raises(reshape.InvalidRules) as caught:
+        reshape.Rules({"op": "x\n" * 30})
+    assert str(caught.value).endswith("wrap one rule in a list, Rules([{\"op\": ..., ...}])")
+    with pytest.raises(reshape.InvalidRules) as caught:
+        reshape.Rules({"op": "a\u202eb"})
+    assert "\n" not in str(caught.value) and "\u202e" not in str(caught.value)
+    # JSON text keeps the library's words, as every binding and the CLI give them.
+    with pytest.raises(reshape.InvalidRules) as caught:
+        reshape.Rules('{"op": "wrap", "key": "k"}')
+    assert str(caught.value) == 'invalid_rules: unknown member "op" in the rules document'
