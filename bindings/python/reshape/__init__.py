@@ -26,6 +26,13 @@ from ._native import LibraryNotFound, library_version
 from ._rules import FileArgument, ProgressCallback, Rules, RulesSpec, apply
 from ._version import __version__
 
+# The public classes and functions are reshape's: help(), reprs and tracebacks name them
+# reshape.Rules, reshape.RuleFailed... (pickles find them there too), wherever they are defined.
+for _public in (Cancelled, InternalError, InvalidArgument, InvalidJSON, InvalidRules, IOFailed, LibraryNotFound,
+                LimitExceeded, Limits, OutOfMemory, ReshapeError, RuleFailed, Rules, apply, library_version):
+    _public.__module__ = __name__
+del _public
+
 __all__ = [
     "Cancelled",
     "Data",

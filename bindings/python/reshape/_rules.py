@@ -7,6 +7,7 @@ import mmap
 import os
 import re
 import stat
+import sys
 import threading
 import weakref
 from decimal import Decimal
@@ -19,11 +20,19 @@ from ._calls import Call
 from ._errors import BY_STATUS, InternalError, InvalidJSON, InvalidRules, IOFailed, ReshapeError, io_failed_class
 from ._limits import Limits
 
+# Real types, not strings: help() and typing.get_type_hints() show them as they are written.
+if sys.version_info >= (3, 9):
+    _StrPathLike = os.PathLike[str]
+    _BytesPathLike = os.PathLike[bytes]
+else:  # pragma: no cover - Python 3.8's os.PathLike takes no parameters at run time
+    _StrPathLike = os.PathLike
+    _BytesPathLike = os.PathLike
+
 #: What `Rules` accepts: a sequence of rule mappings, a mapping with "rules", JSON text (str or
 #: bytes), or a path-like object naming a .json file (a str is JSON text, never a path).
-RulesSpec = Union[Sequence[Mapping[str, Any]], Mapping[str, Any], str, bytes, "os.PathLike[str]"]
+RulesSpec = Union[Sequence[Mapping[str, Any]], Mapping[str, Any], str, bytes, _StrPathLike]
 #: A path to a file: str, bytes or os.PathLike.
-PathArgument = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+PathArgument = Union[str, bytes, _StrPathLike, _BytesPathLike]
 #: What `Rules.apply_file` reads and writes: a path, or a binary file object (open in binary mode,
 #: or any object with binary ``read`` / ``write``, like io.BytesIO).
 FileArgument = Union[PathArgument, BinaryIO]
@@ -163,12 +172,12 @@ def _rules_error(error: ReshapeError, spec: object, document: bytes) -> ReshapeE
     one rule given alone, as a dict."""
     if isinstance(error, InvalidRules) and isinstance(spec, Mapping) and "op" in spec and "rules" not in spec:
         op = spec["op"]
-        shown = json.dumps(op, ensure_ascii=False) if isinstance(op, str) and len(op) <= 40 else "..."
-        hint = f"; a rules document is a list of rules: wrap one rule in a list, Rules([{{\"op\": {shown}, ...}}])"
+        quoted = json.dumps(op, ensure_ascii=False) if isinstance(op, str) and len(op) <= 40 else "..."
+        hint = f"; a rules document is a list of rules: wrap one rule in a list, Rules([{{\"op\": {quoted}, ...}}])"
         return _with_message(error, _safe_text(error.message + hint))
     if (isinstance(error, InvalidRules) and isinstance(spec, (str, bytes, bytearray, memoryview))
             and error.line > 0 and document.strip() and not _JSON_TEXT_START.match(document)):
-        shown = spec if isinstance(spec, str) else bytes(spec)
+        shown: Union[str, bytes] = spec if isinstance(spec, str) else bytes(spec)
         path = repr(shown) if len(shown) <= 200 else "path"
         hint = f"; Rules() reads a str or bytes as JSON text: to read a file, use Rules.from_file({path})"
         return _with_message(error, error.message + hint)
@@ -877,6 +886,21 @@ def _apply_in_pieces(handle: int, address: Union[bytes, int], length: int,
     if status != 0:
         return status, None, error
     return status, out.getvalue(), error
+
+
+def _own_name_resolved(kind: type) -> None:
+    """Replaces the forward reference "Rules" in the annotations of `kind`'s methods by the class,
+    so that help() shows ``-> reshape.Rules`` rather than a string."""
+    for member in vars(kind).values():
+        function = getattr(member, "__func__", member)
+        annotations = getattr(function, "__annotations__", None)
+        if isinstance(annotations, dict):
+            for name, annotation in annotations.items():
+                if annotation == kind.__name__:
+                    annotations[name] = kind
+
+
+_own_name_resolved(Rules)
 
 
 def _seekable(file: Any) -> bool:

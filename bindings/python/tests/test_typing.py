@@ -44,3 +44,30 @@ def test_mypy_strict_accepts_the_package_itself():
         capture_output=True, text=True, cwd=HERE)
     assert "Success: no issues found" in result.stdout, result.stdout + result.stderr
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_help_shows_the_types_as_written():
+    # help(reshape.Rules) showed ForwardRef('os.PathLike[str]') and reshape._limits.Limits.
+    import pydoc
+    import typing
+
+    for name in reshape.__all__:
+        value = getattr(reshape, name)
+        text = pydoc.render_doc(value, renderer=pydoc.plaintext) if callable(value) else repr(value)
+        assert "ForwardRef" not in text, name
+        assert "reshape._" not in text, f"{name}: a private module in {text!r}"[:300]
+    page = pydoc.render_doc(reshape.Rules, renderer=pydoc.plaintext)
+    assert ("from_file(path: Union[str, bytes, os.PathLike[str], os.PathLike[bytes]], *, "
+            "limits: Optional[reshape.Limits] = None) -> reshape.Rules") in page
+    assert "Rules(spec: Union[Sequence[Mapping[str, Any]], Mapping[str, Any], str, bytes, os.PathLike[str]]" in page
+    # Every annotation of the public API evaluates at run time, as documentation tools need.
+    for name in reshape.__all__:
+        value = getattr(reshape, name)
+        members = [value] + [member for key, member in vars(value).items() if not key.startswith("_") or key == "__init__"] \
+            if isinstance(value, type) else [value]
+        for member in members:
+            function = getattr(member, "__func__", getattr(member, "fget", member))
+            if callable(function) and not isinstance(function, type) and hasattr(function, "__annotations__"):
+                typing.get_type_hints(function)
+    assert typing.get_type_hints(reshape.Rules.apply_file)["src"] == reshape.FileArgument
+    assert repr(reshape.RuleFailed) == "<class 'reshape.RuleFailed'>"
