@@ -19,20 +19,20 @@ class ReshapeError(ValueError):
         message: the whole one-line description, as ``str(error)`` shows it.
     """
 
-    code = "internal"
-    status = 7
+    code: str = "internal"
+    status: int = 7
 
     def __init__(self, message: str, *, status: Optional[int] = None, rule: int = 0, op: str = "", path: str = "",
                  line: int = 0, column: int = 0, position: int = 0) -> None:
         ValueError.__init__(self, message)
-        self.message = message
+        self.message: str = message
         self.status = type(self).status if status is None else status
-        self.rule = rule
-        self.op = op
-        self.path = path
-        self.line = line
-        self.column = column
-        self.position = position
+        self.rule: int = rule
+        self.op: str = op
+        self.path: str = path
+        self.line: int = line
+        self.column: int = column
+        self.position: int = position
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.message!r})"
@@ -61,58 +61,58 @@ class InvalidJSON(ReshapeError, json.JSONDecodeError):
         lineno, colno: as `line` and `column` (1-based; the column in characters).
     """
 
-    code = "invalid_json"
-    status = 1
+    code: str = "invalid_json"
+    status: int = 1
 
     def __init__(self, message: str, *, doc: Union[str, Any] = "", pos: Optional[int] = None, **where: Any) -> None:
         ReshapeError.__init__(self, message, **where)
-        self.msg = message
-        self.doc = doc
-        self.pos = self.position if pos is None else pos
-        self.lineno = self.line
-        self.colno = self.column
+        self.msg: str = message
+        self.doc: Any = doc
+        self.pos: int = self.position if pos is None else pos
+        self.lineno: int = self.line
+        self.colno: int = self.column
 
 
 class InvalidRules(ReshapeError):
     """The rules document is not valid JSON or breaks the rules contract."""
 
-    code = "invalid_rules"
-    status = 2
+    code: str = "invalid_rules"
+    status: int = 2
 
 
 class RuleFailed(ReshapeError):
     """A rule met a value it cannot reshape."""
 
-    code = "rule_failed"
-    status = 3
+    code: str = "rule_failed"
+    status: int = 3
 
 
 class LimitExceeded(ReshapeError):
     """The input goes beyond a documented limit (nesting deeper than 1000 levels)."""
 
-    code = "limit_exceeded"
-    status = 4
+    code: str = "limit_exceeded"
+    status: int = 4
 
 
 class InvalidArgument(ReshapeError, TypeError):
     """The library was called with an argument it does not accept."""
 
-    code = "invalid_argument"
-    status = 5
+    code: str = "invalid_argument"
+    status: int = 5
 
 
 class OutOfMemory(ReshapeError, MemoryError):
     """Memory ran out inside the library."""
 
-    code = "out_of_memory"
-    status = 6
+    code: str = "out_of_memory"
+    status: int = 6
 
 
 class InternalError(ReshapeError):
     """A bug in Reshape; please report it."""
 
-    code = "internal"
-    status = 7
+    code: str = "internal"
+    status: int = 7
 
 
 class Cancelled(ReshapeError):
@@ -123,8 +123,8 @@ class Cancelled(ReshapeError):
     the library's status wherever no Python exception caused it.
     """
 
-    code = "cancelled"
-    status = 8
+    code: str = "cancelled"
+    status: int = 8
 
 
 class IOFailed(ReshapeError, OSError):
@@ -152,8 +152,8 @@ class IOFailed(ReshapeError, OSError):
         io_file: which file failed: "input", "output", or "" for neither (a rules file).
     """
 
-    code = "io_error"
-    status = 10
+    code: str = "io_error"
+    status: int = 10
 
     def __init__(self, message: str, *, errno: Optional[int] = None, filename: Union[str, bytes, None] = None,
                  io_file: str = "", **where: Any) -> None:
@@ -163,7 +163,7 @@ class IOFailed(ReshapeError, OSError):
         else:
             OSError.__init__(self, message)
             self.filename = filename
-        self.io_file = io_file
+        self.io_file: str = io_file
 
     def __str__(self) -> str:
         return self.message
