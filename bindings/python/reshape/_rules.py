@@ -389,7 +389,12 @@ def _compiled(kind: "type[Rules]", document: bytes, limits: Optional[Limits]) ->
 
 
 class Rules:
-    """A compiled rules document (see docs/rules.md), reusable and safe to share between threads.
+    """A compiled rules document, reusable and safe to share between threads.
+
+    A rules document is a list of rules, each ``{"op": NAME, ...params}``, run in order. The ops:
+    ``unwrap``, ``wrap``, ``keyedToArray``, ``arrayToKeyed``, ``emptyObjectToNull``,
+    ``blankStringToNull``, ``convertKeys``, ``renameKeys``, ``remove``, ``default``, ``coerce``;
+    ``help(reshape.ops)`` gives each one's params, defaults and an example, and the paths they take.
 
     >>> rules = Rules([{"op": "keyedToArray", "idKey": "objectId", "wrapIn": "objects"}])
     >>> rules.apply(b'{"u1": {"name": "Ada"}}')

@@ -45,7 +45,7 @@ spec: RulesSpec = rules_list
 
 
 def reshape_everything(folder: Path) -> List[object]:
-    seen: List[object] = [__version__, library_version(), reshape.__version__]
+    seen: List[object] = [__version__, library_version(), reshape.__version__, reshape.ops.__doc__]
     for form in (rules_list, rules_seq, wrapped, json.dumps(rules_list), json.dumps(rules_list).encode(), spec):
         seen.append(Rules(form).apply(b'{"u1": {"avatar": {}}}'))
     path = folder / "rules.json"
