@@ -74,6 +74,15 @@ def reshape_everything(folder: Path) -> List[object]:
         rules.apply_file(source, folder / "out.json", jobs=1, progress=report)
         rules.apply_file(os.fspath(src), target, output_lines=True)
         seen.append(apply(rules_list, "{}"))
+
+        async def on_a_loop() -> List[object]:
+            reshaped: bytes = await rules.apply_async(b'{"u1": {}}', pretty=True)
+            loaded: Any = await rules.apply_loads_async(b'{"u1": {}}', parse_float=float)
+            return [reshaped, loaded]
+
+        import asyncio
+
+        seen += asyncio.run(on_a_loop())
     errors: List[ReshapeError] = []
     try:
         apply([], "{")
