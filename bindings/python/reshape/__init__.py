@@ -2,7 +2,7 @@
 
 The same rules document, run by the same engine (libreshape), gives the same bytes from Python,
 Swift, C and the ``reshape`` CLI. ``help(reshape.ops)`` describes every op of a rules document,
-with examples; ``help(reshape.Rules)`` the API.
+with examples; ``help(reshape.Rules)`` the API. ``python -m reshape`` is the ``reshape`` command line.
 
 >>> import reshape
 >>> reshape.apply([{"op": "unwrap", "path": "$.data"}], '{"data": [1, 2]}')

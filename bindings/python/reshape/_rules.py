@@ -169,6 +169,10 @@ def _spec_bytes(spec: RulesSpec) -> bytes:
 _JSON_TEXT_START = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*[\[{]")
 
 
+class _FileContents(bytes):
+    """A rules document read from a file: its errors are the library's words, with no hint."""
+
+
 def _rules_error(error: ReshapeError, spec: object, document: bytes) -> ReshapeError:
     """`error` for a rules document that did not compile, with a hint where the Python form given
     suggests what was meant: JSON text that is no JSON document at all (a path, most likely), or
@@ -179,6 +183,7 @@ def _rules_error(error: ReshapeError, spec: object, document: bytes) -> ReshapeE
         hint = f"; a rules document is a list of rules: wrap one rule in a list, Rules([{{\"op\": {quoted}, ...}}])"
         return _with_message(error, _safe_text(error.message + hint))
     if (isinstance(error, InvalidRules) and isinstance(spec, (str, bytes, bytearray, memoryview))
+            and not isinstance(spec, _FileContents)
             and error.line > 0 and document.strip() and not _JSON_TEXT_START.match(document)):
         shown: Union[str, bytes] = spec if isinstance(spec, str) else bytes(spec)
         path = repr(shown) if len(shown) <= 200 else "path"
@@ -465,7 +470,7 @@ class Rules:
         """
         if not isinstance(path, _PATH_TYPES):
             raise TypeError(f"path must be a str, bytes or os.PathLike, not {type(path).__name__}")
-        return cls(_read_rules_file(path), limits=limits)
+        return cls(_FileContents(_read_rules_file(path)), limits=limits)
 
     @property
     def document(self) -> Any:
