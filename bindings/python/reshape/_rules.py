@@ -536,7 +536,11 @@ class Rules:
                 failing.
 
         Returns:
-            The reshaped document as UTF-8 JSON text (JSON Lines with the lines options).
+            The reshaped document as UTF-8 JSON text (JSON Lines with the lines options). From 1 MiB
+            of input (64 KiB on a thread other than the main one) the library hands the output
+            over in pieces as it makes it, so that a large output is held once; on the main
+            thread such a call then works on a helper thread, and Ctrl-C stops it at the next
+            piece. The GIL is released while the library works.
 
         Raises:
             InvalidJSON, RuleFailed, LimitExceeded: with ``rule``, ``path``, ``line``, ``column``,
