@@ -98,7 +98,11 @@ class Call:
                 self._messages.put(None)
 
         thread = threading.Thread(target=helper, name="reshape call", daemon=True)
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError:  # no new threads (the interpreter is shutting down): call here
+            self._relayed = False
+            return work()
         # From here until the helper has finished, whatever a signal handler raises is caught, and
         # the wait goes on: the library still reads the caller's buffers and the compiled rules.
         calm = True

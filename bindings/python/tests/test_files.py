@@ -856,3 +856,26 @@ def test_json_lines_progress_never_passes_the_total(tmp_path: Path):
     rules.apply_file(source, tmp_path / "out.jsonl", progress=recorder, input_lines=True)
     assert (tmp_path / "out.jsonl").read_bytes() == b"[0]\n" + last + b"\n"
     recorder.check(len(data))
+
+
+def test_a_call_at_interpreter_shutdown_still_works(tmp_path: Path):
+    # Python 3.12 refuses new threads in atexit handlers: the call then runs where it is.
+    import subprocess
+    import sys
+    import textwrap
+
+    source = write(tmp_path / "in.json", b'{"a": {"b_c": ""}}')
+    script = textwrap.dedent(f"""
+        import atexit, io, reshape
+        rules = reshape.Rules([{{"op": "convertKeys"}}])
+
+        def at_exit():
+            with open({str(tmp_path / "out.json")!r}, "wb") as out:  # a descriptor: a call with a callback
+                rules.apply_file({str(source)!r}, out, progress=lambda done, total: None)
+            with open({str(tmp_path / "out.json")!r}, "rb") as out:
+                print(out.read().decode())
+
+        atexit.register(at_exit)
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (result.stdout, result.stderr, result.returncode) == ('{"a":{"bC":""}}\n', "", 0)
