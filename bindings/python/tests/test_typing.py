@@ -82,9 +82,11 @@ def test_pyright_verifytypes_scores_100_percent():
         import pyright  # noqa: F401
     except ImportError:
         raise AssertionError("pyright is needed: scripts/test installs it into the test virtualenv (pip install pyright)")
+    # pyright's --verifytypes finds packages through the `python` on PATH: this interpreter's.
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     result = subprocess.run(
         [sys.executable, "-m", "pyright", "--pythonpath", sys.executable, "--verifytypes", "reshape", "--outputjson"],
-        capture_output=True, text=True, cwd=HERE)
+        capture_output=True, text=True, cwd=HERE, env=dict(os.environ, PATH=path))
     report = json.loads(result.stdout)
     completeness = report["typeCompleteness"]
     assert Path(completeness["packageRootDirectory"]).resolve() == Path(reshape.__file__).resolve().parent
