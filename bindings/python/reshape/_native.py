@@ -258,6 +258,52 @@ lib.reshape_free.restype = None
 
 
 
+class PyBuffer(ctypes.Structure):
+    """Py_buffer, as Python's buffer protocol declares it (part of the stable ABI since 3.11)."""
+
+    _fields_ = [
+        ("buf", ctypes.c_void_p),
+        ("obj", ctypes.c_void_p),
+        ("len", ctypes.c_ssize_t),
+        ("itemsize", ctypes.c_ssize_t),
+        ("readonly", ctypes.c_int),
+        ("ndim", ctypes.c_int),
+        ("format", ctypes.c_char_p),
+        ("shape", ctypes.c_void_p),
+        ("strides", ctypes.c_void_p),
+        ("suboffsets", ctypes.c_void_p),
+        ("internal", ctypes.c_void_p),
+    ]
+
+
+_PyBUF_SIMPLE = 0  # a contiguous run of bytes, read only; refused by a non-contiguous exporter
+
+try:  # CPython's C API, for lending a buffer to the library in place (see _buffers.py)
+    _get_buffer = ctypes.pythonapi.PyObject_GetBuffer
+    _get_buffer.argtypes = [ctypes.py_object, ctypes.POINTER(PyBuffer), ctypes.c_int]
+    _get_buffer.restype = ctypes.c_int
+    _release_buffer = ctypes.pythonapi.PyBuffer_Release
+    _release_buffer.argtypes = [ctypes.POINTER(PyBuffer)]
+    _release_buffer.restype = None
+    BUFFERS_IN_PLACE = True
+except (AttributeError, OSError):  # no CPython C API: _buffers.py copies instead
+    BUFFERS_IN_PLACE = False
+
+
+def get_buffer(exporter: object) -> Optional[PyBuffer]:
+    """PyObject_GetBuffer(exporter, PyBUF_SIMPLE): the exporter's memory, pinned until
+    release_buffer(); None when it refuses (ctypes raises its exception, a BufferError, first)."""
+    view = PyBuffer()
+    if _get_buffer(exporter, ctypes.byref(view), _PyBUF_SIMPLE) != 0:  # pragma: no cover - it raised
+        return None
+    return view
+
+
+def release_buffer(view: PyBuffer) -> None:
+    """PyBuffer_Release: unpins what get_buffer() lent."""
+    _release_buffer(ctypes.byref(view))
+
+
 def make_limits(*fields: Optional[int]) -> Limits:
     """A struct reshape_limits: None is 0 (the default); sizes beyond size_t are its maximum."""
     maximum = 2 ** (ctypes.sizeof(ctypes.c_size_t) * 8) - 1

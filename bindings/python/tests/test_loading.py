@@ -150,3 +150,14 @@ def test_type_hints_resolve_at_run_time():
 def test_limits_are_refused_when_not_limits():
     with pytest.raises(TypeError, match="limits must be a reshape.Limits, not dict"):
         reshape.Rules([], limits={"max_depth": 2})  # type: ignore[arg-type]
+
+
+def test_only_native_touches_ctypes():
+    # One module declares every foreign function; the public modules never use ctypes.
+    import re
+    from pathlib import Path
+
+    package = Path(reshape.__file__).resolve().parent
+    importing = re.compile(r"^\s*(import ctypes|from ctypes)", re.MULTILINE)
+    users = sorted(module.name for module in package.glob("*.py") if importing.search(module.read_text()))
+    assert users == ["_native.py"]
