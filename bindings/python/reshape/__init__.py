@@ -1,7 +1,8 @@
 """Reshape JSON from quirky APIs with a rules document.
 
 The same rules document, run by the same engine (libreshape), gives the same bytes from Python,
-Swift, C and the ``reshape`` CLI. See docs/rules.md in the repository for the rules.
+Swift, C and the ``reshape`` CLI. ``help(reshape.ops)`` describes every op of a rules document,
+with examples; ``help(reshape.Rules)`` the API. ``python -m reshape`` is the ``reshape`` command line.
 
 >>> import reshape
 >>> reshape.apply([{"op": "unwrap", "path": "$.data"}], '{"data": [1, 2]}')
@@ -14,6 +15,7 @@ from ._errors import (
     InvalidArgument,
     InvalidJSON,
     InvalidRules,
+    IOFailed,
     LimitExceeded,
     OutOfMemory,
     ReshapeError,
@@ -24,6 +26,14 @@ from ._limits import Limits
 from ._native import LibraryNotFound, library_version
 from ._rules import FileArgument, ProgressCallback, Rules, RulesSpec, apply
 from ._version import __version__
+from . import ops
+
+# The public classes and functions are reshape's: help(), reprs and tracebacks name them
+# reshape.Rules, reshape.RuleFailed... (pickles find them there too), wherever they are defined.
+for _public in (Cancelled, InternalError, InvalidArgument, InvalidJSON, InvalidRules, IOFailed, LibraryNotFound,
+                LimitExceeded, Limits, OutOfMemory, ReshapeError, RuleFailed, Rules, apply, library_version):
+    _public.__module__ = __name__
+del _public
 
 __all__ = [
     "Cancelled",
@@ -33,6 +43,7 @@ __all__ = [
     "InvalidArgument",
     "InvalidJSON",
     "InvalidRules",
+    "IOFailed",
     "LibraryNotFound",
     "LimitExceeded",
     "Limits",
@@ -45,4 +56,5 @@ __all__ = [
     "__version__",
     "apply",
     "library_version",
+    "ops",
 ]

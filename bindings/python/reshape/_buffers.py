@@ -3,49 +3,18 @@
 A `bytes` object is handed to ctypes as it is. Any other buffer is exported with
 PyObject_GetBuffer for the length of the call, as a C extension would do: the export pins the
 memory (a bytearray cannot be resized, an mmap cannot be closed while it is lent) and gives its
-address and length. Without CPython's C API (another interpreter), the buffer is copied instead.
+address and length (_native declares the C API's functions). Without CPython's C API (another
+interpreter), the buffer is copied instead.
 """
 
-import ctypes
 import mmap
 from contextlib import contextmanager
 from typing import Iterator, Tuple, Union
 
+from . import _native
+
 #: What the apply methods read: UTF-8 JSON text.
 Data = Union[bytes, bytearray, memoryview, mmap.mmap, str]
-
-_PyBUF_SIMPLE = 0  # a contiguous run of bytes, read only; refused by a non-contiguous exporter
-
-
-class _PyBuffer(ctypes.Structure):
-    """Py_buffer, as Python's buffer protocol declares it (part of the stable ABI since 3.11)."""
-
-    _fields_ = [
-        ("buf", ctypes.c_void_p),
-        ("obj", ctypes.c_void_p),
-        ("len", ctypes.c_ssize_t),
-        ("itemsize", ctypes.c_ssize_t),
-        ("readonly", ctypes.c_int),
-        ("ndim", ctypes.c_int),
-        ("format", ctypes.c_char_p),
-        ("shape", ctypes.c_void_p),
-        ("strides", ctypes.c_void_p),
-        ("suboffsets", ctypes.c_void_p),
-        ("internal", ctypes.c_void_p),
-    ]
-
-
-try:
-    _get_buffer = ctypes.pythonapi.PyObject_GetBuffer
-    _get_buffer.argtypes = [ctypes.py_object, ctypes.POINTER(_PyBuffer), ctypes.c_int]
-    _get_buffer.restype = ctypes.c_int
-    _release_buffer = ctypes.pythonapi.PyBuffer_Release
-    _release_buffer.argtypes = [ctypes.POINTER(_PyBuffer)]
-    _release_buffer.restype = None
-    IN_PLACE = True
-except (AttributeError, OSError):  # no CPython C API: copy instead
-    IN_PLACE = False
-
 
 @contextmanager
 def borrowed(data: Data) -> Iterator[Tuple[Union[bytes, int], int]]:
@@ -70,15 +39,15 @@ def borrowed(data: Data) -> Iterator[Tuple[Union[bytes, int], int]]:
         raise TypeError(f"data must be bytes, bytearray, memoryview, mmap or str, not {type(data).__name__}")
     if isinstance(data, memoryview) and not data.c_contiguous:
         raise TypeError("data must be a contiguous memoryview; pass bytes(view) to copy a strided one")
-    if not IN_PLACE:
+    if not _native.BUFFERS_IN_PLACE:
         copy = bytes(data)
         yield copy, len(copy)
         return
-    view = _PyBuffer()
-    if _get_buffer(data, ctypes.byref(view), _PyBUF_SIMPLE) != 0:  # pragma: no cover - raised above
+    view = _native.get_buffer(data)
+    if view is None:  # pragma: no cover - refused above
         raise TypeError(f"cannot read the {type(data).__name__} in place")
     try:
         # An empty buffer may have no address at all; the library needs one, even for 0 bytes.
         yield (view.buf if view.buf else b""), view.len
     finally:
-        _release_buffer(ctypes.byref(view))
+        _native.release_buffer(view)

@@ -7,11 +7,9 @@ then the system (ctypes.util.find_library). The public modules never use ctypes 
 import ctypes
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
 
-from . import _output
 from ._version import __version__
 
 PACKAGED_LIBRARY = Path(__file__).resolve().parent / "_lib" / "libreshape.so"
@@ -23,10 +21,16 @@ RESHAPE_OUTPUT_LINES = 0x8
 RESHAPE_SKIP_INVALID_LINES = 0x10
 
 RESHAPE_CANCELLED = 8
+RESHAPE_IO_ERROR = 10
+
+# reshape_error.io_file: which file a RESHAPE_IO_ERROR is about.
+RESHAPE_IO_NONE = 0
+RESHAPE_IO_INPUT = 1
+RESHAPE_IO_OUTPUT = 2
 
 
 class Error(ctypes.Structure):
-    """struct reshape_error, as include/reshape.h declares it (0.2: op and reserved added).
+    """struct reshape_error, as include/reshape.h declares it (0.2: op, sys_errno, io_file and reserved).
 
     Its size is fixed within an ABI version: later fields come out of `reserved`, which the
     library zeroes, so this declaration stays valid for every library the loader accepts.
@@ -41,7 +45,9 @@ class Error(ctypes.Structure):
         ("path", ctypes.c_char * 512),
         ("message", ctypes.c_char * 512),
         ("op", ctypes.c_char * 32),
-        ("reserved", ctypes.c_ubyte * 448),
+        ("sys_errno", ctypes.c_int),
+        ("io_file", ctypes.c_int),
+        ("reserved", ctypes.c_ubyte * 440),
     ]
 
 
@@ -66,6 +72,15 @@ RESHAPE_FILE_OPTIONS_VERSION = 1
 #: reshape_progress_fn: int (*)(uint64_t bytes_done, uint64_t bytes_total, void *user_data); a
 #: nonzero return cancels the call.
 ProgressFunction = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_void_p)
+
+
+#: reshape_write_fn: int (*)(const char *buffer, size_t size, void *data); a nonzero return stops
+#: the call with RESHAPE_IO_ERROR. The buffer is c_void_p: a c_char_p would be read up to a NUL.
+WriteFunction = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
+
+#: The most reshape_apply_cb hands over at once: a piece is viewed through an array of this size.
+PIECE_MAX = 1 << 20
+_Piece = ctypes.c_char * PIECE_MAX
 
 
 class FileOptions(ctypes.Structure):
@@ -210,6 +225,16 @@ lib.reshape_apply.argtypes = [
     ctypes.POINTER(Error),
 ]
 lib.reshape_apply.restype = ctypes.c_int
+lib.reshape_apply_cb.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_void_p,  # const char *input, as for reshape_apply
+    ctypes.c_size_t,
+    ctypes.c_uint,
+    WriteFunction,
+    ctypes.c_void_p,
+    ctypes.POINTER(Error),
+]
+lib.reshape_apply_cb.restype = ctypes.c_int
 lib.reshape_apply_file.argtypes = [
     ctypes.c_void_p,
     ctypes.c_char_p,
@@ -231,6 +256,52 @@ lib.reshape_apply_fd.restype = ctypes.c_int
 lib.reshape_free.argtypes = [ctypes.c_void_p]
 lib.reshape_free.restype = None
 
+
+
+class PyBuffer(ctypes.Structure):
+    """Py_buffer, as Python's buffer protocol declares it (part of the stable ABI since 3.11)."""
+
+    _fields_ = [
+        ("buf", ctypes.c_void_p),
+        ("obj", ctypes.c_void_p),
+        ("len", ctypes.c_ssize_t),
+        ("itemsize", ctypes.c_ssize_t),
+        ("readonly", ctypes.c_int),
+        ("ndim", ctypes.c_int),
+        ("format", ctypes.c_char_p),
+        ("shape", ctypes.c_void_p),
+        ("strides", ctypes.c_void_p),
+        ("suboffsets", ctypes.c_void_p),
+        ("internal", ctypes.c_void_p),
+    ]
+
+
+_PyBUF_SIMPLE = 0  # a contiguous run of bytes, read only; refused by a non-contiguous exporter
+
+try:  # CPython's C API, for lending a buffer to the library in place (see _buffers.py)
+    _get_buffer = ctypes.pythonapi.PyObject_GetBuffer
+    _get_buffer.argtypes = [ctypes.py_object, ctypes.POINTER(PyBuffer), ctypes.c_int]
+    _get_buffer.restype = ctypes.c_int
+    _release_buffer = ctypes.pythonapi.PyBuffer_Release
+    _release_buffer.argtypes = [ctypes.POINTER(PyBuffer)]
+    _release_buffer.restype = None
+    BUFFERS_IN_PLACE = True
+except (AttributeError, OSError):  # no CPython C API: _buffers.py copies instead
+    BUFFERS_IN_PLACE = False
+
+
+def get_buffer(exporter: object) -> Optional[PyBuffer]:
+    """PyObject_GetBuffer(exporter, PyBUF_SIMPLE): the exporter's memory, pinned until
+    release_buffer(); None when it refuses (ctypes raises its exception, a BufferError, first)."""
+    view = PyBuffer()
+    if _get_buffer(exporter, ctypes.byref(view), _PyBUF_SIMPLE) != 0:  # pragma: no cover - it raised
+        return None
+    return view
+
+
+def release_buffer(view: PyBuffer) -> None:
+    """PyBuffer_Release: unpins what get_buffer() lent."""
+    _release_buffer(ctypes.byref(view))
 
 
 def make_limits(*fields: Optional[int]) -> Limits:
@@ -270,7 +341,8 @@ def rules_op(handle: Optional[int], index: int) -> Optional[str]:
 
 
 def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tuple[int, Optional[bytes], Error]:
-    """reshape_apply: (status, output or None, error). The library's buffer is freed here, once.
+    """reshape_apply: (status, output or None, error). The library's buffer is copied, then freed
+    here, once: the output is held twice for a moment, so `apply_cb` serves large outputs.
 
     `data` is bytes, or the address of `length` bytes that stay valid and unchanged for the call.
     """
@@ -281,74 +353,43 @@ def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tu
     if status != 0 or out.value is None:
         return status, None, error
     try:
-        return status, _output.take(out.value, out_length.value), error
+        return status, ctypes.string_at(out.value, out_length.value), error
     finally:
         free(out.value)
 
 
-class Progress:
-    """A Python progress callable as a reshape_progress_fn, for one call of the library.
+def apply_cb(handle: int, data: "Union[bytes, int]", length: int, flags: int,
+             take: Callable[[memoryview], int]) -> Tuple[int, Error]:
+    """reshape_apply_cb: (status, error). ``take(piece)`` gets each piece of the output in order, a
+    memoryview of the library's bytes that is valid during that call only (copy it), and returns
+    0 to go on or an errno value to stop. `take` must not raise (see _calls.py)."""
 
-    The library calls it on the calling thread (which takes the GIL again for the call). An
-    exception cannot cross the C frames: one the callable raises, of any kind, is kept in `raised`
-    and the C function returns 1, which cancels the call; the caller re-raises it once the library
-    has returned. After an exception the callable is not called again.
+    def write(buffer: int, size: int, _data: Optional[int]) -> int:
+        kind = _Piece if size <= PIECE_MAX else ctypes.c_char * size
+        return take(memoryview(kind.from_address(buffer))[:size])
 
-    A signal handler's exception (KeyboardInterrupt on Ctrl-C) is raised by Python as the callback
-    is entered, before any of its code can catch it; ctypes then hands it to sys.unraisablehook and
-    returns an undefined value. `install_unraisable_hook` catches it there and keeps it in `raised`
-    too, so the next call cancels and the exception is re-raised all the same. With `report` None
-    the callback does nothing else: it only gives signal handlers a chance to run during a long
-    call, which otherwise holds them back until it returns.
+    function = WriteFunction(write)  # kept alive here until the call returns
+    error = Error()
+    status = lib.reshape_apply_cb(handle, data, length, flags, function, None, ctypes.byref(error))
+    return status, error
+
+
+def progress_function(report: Callable[[int, int], int]) -> Any:
+    """A reshape_progress_fn that calls ``report(bytes_done, bytes_total)`` and returns its answer.
+
+    The caller keeps the returned object for as long as the library may call it (a collected
+    ctypes thunk would be jumped into after it is freed). `report` must not raise: an exception
+    cannot cross the library's C frames (see _calls.py).
     """
-
-    def __init__(self, report: Optional[Callable[[int, int], object]]) -> None:
-        self.report = report
-        self.raised: Optional[BaseException] = None
-        # The ctypes thunk must live as long as the library may call it: it is kept here, and the
-        # caller keeps this object until the call has returned.
-        self.function = ProgressFunction(self._call)
-
-    def _call(self, done: int, total: int, data: Optional[int]) -> int:
-        if self.raised is not None:
-            return 1
-        try:
-            if self.report is not None:
-                self.report(done, total)
-        except BaseException as error:  # noqa: B902 - re-raised by the caller, whatever it is
-            self.raised = error
-            return 1
-        return 0
+    return ProgressFunction(lambda done, total, data: report(done, total))
 
 
-def _keeps_progress_exceptions(previous: "Callable[[Any], object]") -> "Callable[[Any], object]":
-    def hook(unraisable: Any) -> None:
-        owner = getattr(unraisable.object, "__self__", None)
-        if isinstance(owner, Progress) and unraisable.exc_value is not None:
-            if owner.raised is None:
-                owner.raised = unraisable.exc_value
-            return
-        previous(unraisable)
-
-    hook.reshape_keeps_progress_exceptions = True  # type: ignore[attr-defined]
-    return hook
-
-
-def install_unraisable_hook() -> None:
-    """Puts a hook in front of sys.unraisablehook that keeps a Progress callback's exception.
-
-    Everything else goes on to the hook that was there. Installed again by each call that needs
-    it, in case the program (or pytest) replaced the hook in the meantime.
-    """
-    if not getattr(sys.unraisablehook, "reshape_keeps_progress_exceptions", False):
-        sys.unraisablehook = _keeps_progress_exceptions(sys.unraisablehook)
-
-
-def file_options(jobs: int, progress: Optional[Progress]) -> FileOptions:
-    """A struct reshape_file_options of the version this module declares."""
+def file_options(jobs: int, progress: Any = None) -> FileOptions:
+    """A struct reshape_file_options of the version this module declares; `progress` is a
+    progress_function() or None, and must outlive the call."""
     options = FileOptions(RESHAPE_FILE_OPTIONS_VERSION, jobs)
     if progress is not None:
-        options.progress = progress.function
+        options.progress = progress
     return options
 
 

@@ -6,35 +6,62 @@ import math
 import mmap
 import os
 import re
+import stat
+import sys
 import threading
 import weakref
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar,
+                    Union)
 
 from . import _native
 from ._buffers import Data, borrowed
-from ._errors import BY_STATUS, InternalError, InvalidArgument, InvalidJSON, InvalidRules, ReshapeError
+from ._calls import Call
+from ._errors import BY_STATUS, InternalError, InvalidJSON, InvalidRules, IOFailed, ReshapeError, io_failed_class
 from ._limits import Limits
 
+# Real types, not strings: help() and typing.get_type_hints() show them as they are written.
+if sys.version_info >= (3, 9):
+    _StrPathLike = os.PathLike[str]
+    _BytesPathLike = os.PathLike[bytes]
+else:  # pragma: no cover - Python 3.8's os.PathLike takes no parameters at run time
+    _StrPathLike = os.PathLike
+    _BytesPathLike = os.PathLike
+
 #: What `Rules` accepts: a sequence of rule mappings, a mapping with "rules", JSON text (str or
-#: bytes), or a path to a .json file.
-RulesSpec = Union[Sequence[Mapping[str, Any]], Mapping[str, Any], str, bytes, "os.PathLike[str]"]
+#: bytes), or a path-like object naming a .json file (a str is JSON text, never a path).
+RulesSpec = Union[Sequence[Mapping[str, Any]], Mapping[str, Any], str, bytes, _StrPathLike]
 #: A path to a file: str, bytes or os.PathLike.
-PathArgument = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+PathArgument = Union[str, bytes, _StrPathLike, _BytesPathLike]
 #: What `Rules.apply_file` reads and writes: a path, or a binary file object (open in binary mode,
 #: or any object with binary ``read`` / ``write``, like io.BytesIO).
 FileArgument = Union[PathArgument, BinaryIO]
 #: What `Rules.apply_file` calls with ``(bytes_done, bytes_total)``; its return value is ignored.
 ProgressCallback = Callable[[int, int], object]
 
+T = TypeVar("T")
+
 _MAX_JOBS = 2**32 - 1  # jobs is a C unsigned int
+#: apply_file without progress calls the library on the caller's thread, without a callback, when
+#: the input is a regular file smaller than this: a call that Ctrl-C need not interrupt.
+_QUICK_BELOW = 1 << 20
+#: apply() takes the output in pieces (reshape_apply_cb) from inputs of this size on, so that a
+#: large output is held once; a smaller input's output comes in one buffer (reshape_apply), held
+#: twice for a moment. 64 KiB is also where the library starts to reshape a collection record by
+#: record, and so to hand its output over as it is made.
+_IN_PIECES_FROM = 64 << 10
+#: On the main thread, from this size on: there the pieces are taken on a helper thread (see
+#: _calls.py), about 150 us a call, a third of the work at 64 KiB and 3% at 1 MiB.
+_IN_PIECES_ON_MAIN_FROM = 1 << 20
 _COPY_CHUNK = 1 << 20
 
 
-def _error(status: int, error: "_native.Error", doc: Any = "") -> ReshapeError:
-    """The exception for a failed call; `doc` is the input as the caller gave it, for InvalidJSON."""
+def _error(status: int, error: "_native.Error", doc: Any = "", files: "Optional[_Files]" = None) -> ReshapeError:
+    """The exception for a failed call; `doc` is the input as the caller gave it, for InvalidJSON;
+    `files` says what the call's files are called, for an io_error's filename and message."""
     kind = BY_STATUS.get(status, InternalError)
+    message = error.message.decode("utf-8", "replace")
     where: Dict[str, Any] = dict(
         status=status,
         rule=error.rule,
@@ -46,7 +73,70 @@ def _error(status: int, error: "_native.Error", doc: Any = "") -> ReshapeError:
     )
     if kind is InvalidJSON:
         where.update(doc=doc, pos=_index_in(doc, error.position))
-    return kind(error.message.decode("utf-8", "replace"), **where)
+    if kind is IOFailed:
+        side = error.io_file
+        if files is not None:
+            message = files.describe(side, message)
+        return io_failed_class(error.sys_errno)(
+            message, errno=error.sys_errno or None, filename=None if files is None else files.filename(side),
+            io_file=_IO_SIDES.get(side, ""), **where)
+    return kind(message, **where)
+
+
+_IO_SIDES = {_native.RESHAPE_IO_INPUT: "input", _native.RESHAPE_IO_OUTPUT: "output"}
+
+
+class _Files:
+    """What a call's input and output are called, for the io_errors of that call.
+
+    The library names a path it was given; a descriptor it names "descriptor N", which the binding
+    replaces with the file's path when it knows it (a path it opened itself, a file object whose
+    ``name`` is a path), or "standard input" for descriptor 0 without one.
+    """
+
+    def __init__(self) -> None:
+        self._names: Dict[int, Union[str, bytes, None]] = {}
+        self._descriptors: Dict[int, Tuple[int, str]] = {}
+
+    def path(self, side: int, path: PathArgument) -> "_Files":
+        """The library reads or writes this path itself."""
+        self._names[side] = os.fspath(path)
+        return self
+
+    def descriptor(self, side: int, descriptor: int, file: object) -> "_Files":
+        """The library reads or writes `descriptor`, of `file`: a path the binding opened, or a file object."""
+        name = os.fspath(file) if isinstance(file, _PATH_TYPES) else _file_name(file)
+        self._names[side] = name
+        if name is not None:
+            kind = "input file" if side == _native.RESHAPE_IO_INPUT else "output file"
+            self._descriptors[side] = (descriptor, f"{kind} '{_shown_path(name)}'")
+        elif side == _native.RESHAPE_IO_INPUT and descriptor == 0:
+            self._descriptors[side] = (descriptor, "standard input")
+        return self
+
+    def filename(self, side: int) -> Union[str, bytes, None]:
+        return self._names.get(side)
+
+    def describe(self, side: int, message: str) -> str:
+        if side not in self._descriptors:
+            return message
+        descriptor, description = self._descriptors[side]
+        return re.sub(rf"\bdescriptor {descriptor}\b", lambda _: description, message, count=1)
+
+
+def _file_name(file: object) -> Union[str, bytes, None]:
+    """A file object's ``name`` when it is a path: not a descriptor number, nor "<stdin>"."""
+    name = getattr(file, "name", None)
+    if isinstance(name, str) and not (name.startswith("<") and name.endswith(">")):
+        return name
+    if isinstance(name, bytes) and not (name.startswith(b"<") and name.endswith(b">")):
+        return name
+    return None
+
+
+def _shown_path(path: PathArgument) -> str:
+    """A path as the library's messages show it: read as UTF-8 (repaired), control characters escaped."""
+    return _safe_text(os.fsencode(path).decode("utf-8", "replace"))
 
 
 def _index_in(doc: Any, position: int) -> int:
@@ -61,11 +151,11 @@ def _spec_bytes(spec: RulesSpec) -> bytes:
     if isinstance(spec, (bytes, bytearray, memoryview)):
         return bytes(spec)
     if isinstance(spec, str):
-        if spec.lstrip()[:1] in ("[", "{"):
-            return spec.encode("utf-8", "surrogatepass")
-        return Path(spec).read_bytes()
+        # JSON text, always: a str is never taken for a path (Rules.from_file reads a file). A
+        # leading U+FEFF becomes the UTF-8 byte order mark, which the library skips.
+        return spec.encode("utf-8", "surrogatepass")
     if isinstance(spec, os.PathLike):
-        return Path(spec).read_bytes()
+        return _read_rules_file(spec)
     if isinstance(spec, (Sequence, Mapping)):
         numbers = _ExactNumbers()
         try:
@@ -73,7 +163,48 @@ def _spec_bytes(spec: RulesSpec) -> bytes:
         except (TypeError, ValueError) as error:
             raise InvalidRules(f"invalid_rules: the rules cannot be written as JSON: {error}", status=2) from None
         return numbers.written(text).encode("utf-8", "surrogatepass")
-    raise TypeError(f"rules must be a list, a dict, JSON text, bytes or a path, not {type(spec).__name__}")
+    raise TypeError(f"rules must be a list, a dict, JSON text (str or bytes) or a pathlib.Path, not {type(spec).__name__}")
+
+
+_JSON_TEXT_START = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*[\[{]")
+
+
+class _FileContents(bytes):
+    """A rules document read from a file: its errors are the library's words, with no hint."""
+
+
+def _rules_error(error: ReshapeError, spec: object, document: bytes) -> ReshapeError:
+    """`error` for a rules document that did not compile, with a hint where the Python form given
+    suggests what was meant: JSON text that is no JSON document at all (a path, most likely), or
+    one rule given alone, as a dict."""
+    if isinstance(error, InvalidRules) and isinstance(spec, Mapping) and "op" in spec and "rules" not in spec:
+        op = spec["op"]
+        quoted = json.dumps(op, ensure_ascii=False) if isinstance(op, str) and len(op) <= 40 else "..."
+        hint = f"; a rules document is a list of rules: wrap one rule in a list, Rules([{{\"op\": {quoted}, ...}}])"
+        return _with_message(error, _safe_text(error.message + hint))
+    if (isinstance(error, InvalidRules) and isinstance(spec, (str, bytes, bytearray, memoryview))
+            and not isinstance(spec, _FileContents)
+            and error.line > 0 and document.strip() and not _JSON_TEXT_START.match(document)):
+        shown: Union[str, bytes] = spec if isinstance(spec, str) else bytes(spec)
+        path = repr(shown) if len(shown) <= 200 else "path"
+        hint = f"; Rules() reads a str or bytes as JSON text: to read a file, use Rules.from_file({path})"
+        return _with_message(error, error.message + hint)
+    return error
+
+
+def _with_message(error: ReshapeError, message: str) -> ReshapeError:
+    """A copy of `error` with another message and the same fields."""
+    where: Dict[str, Any] = dict(status=error.status, rule=error.rule, op=error.op, path=error.path, line=error.line,
+                                 column=error.column, position=error.position)
+    return type(error)(message, **where)
+
+
+def _read_rules_file(path: PathArgument) -> bytes:
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except OSError as error:
+        raise _cannot_read(path, error, "rules file") from None
 
 
 class _ExactNumbers:
@@ -231,11 +362,13 @@ def _safe_text(text: str) -> str:
     return "".join(out)
 
 
-def _cannot_read(path: PathArgument, error: OSError) -> InvalidArgument:
-    """The library's error for an input file it cannot read, for the files this module opens."""
+def _cannot_read(path: PathArgument, error: OSError, what: str = "input file") -> IOFailed:
+    """The library's io_error for a file it cannot read, for the files this module reads itself."""
     reason = os.strerror(error.errno) if error.errno else str(error)
-    name = _safe_text(os.fsencode(path).decode("utf-8", "replace"))  # the library reads a path as UTF-8, repaired
-    return InvalidArgument(f"invalid_argument: cannot read input file '{name}': {reason}", status=5)
+    code = error.errno or None
+    side = "input" if what == "input file" else ""
+    return io_failed_class(code)(f"io_error: cannot read {what} '{_shown_path(path)}': {reason}", errno=code,
+                                 filename=os.fspath(path), io_file=side, status=IOFailed.status)
 
 
 def _write_all(file: Any, data: bytes) -> None:
@@ -264,7 +397,12 @@ def _compiled(kind: "type[Rules]", document: bytes, limits: Optional[Limits]) ->
 
 
 class Rules:
-    """A compiled rules document (see docs/rules.md), reusable and safe to share between threads.
+    """A compiled rules document, reusable and safe to share between threads.
+
+    A rules document is a list of rules, each ``{"op": NAME, ...params}``, run in order. The ops:
+    ``unwrap``, ``wrap``, ``keyedToArray``, ``arrayToKeyed``, ``emptyObjectToNull``,
+    ``blankStringToNull``, ``convertKeys``, ``renameKeys``, ``remove``, ``default``, ``coerce``;
+    ``help(reshape.ops)`` gives each one's params, defaults and an example, and the paths they take.
 
     >>> rules = Rules([{"op": "keyedToArray", "idKey": "objectId", "wrapIn": "objects"}])
     >>> rules.apply(b'{"u1": {"name": "Ada"}}')
@@ -283,19 +421,28 @@ class Rules:
         """Compiles a rules document.
 
         Args:
-            spec: a list of rules, a dict ``{"rules": [...]}``, JSON text as str or bytes, or a path
-                (str or os.PathLike) to a .json file. A str starting with ``[`` or ``{`` is JSON text.
+            spec: the rules document, as
+
+                * a list of rules (dicts, or any mappings), or a dict ``{"rules": [...]}``;
+                * JSON text, as a str or as UTF-8 bytes (a leading byte order mark is allowed).
+                  A str is always JSON text, never a path: ``Rules.from_file("rules.json")``
+                  reads a file;
+                * a path-like object (`pathlib.Path`): the file it names is read, as by
+                  `from_file`.
             limits: the work limits for the rules document and every apply; None for the defaults.
 
         Raises:
             InvalidRules: the document is not valid JSON or breaks the rules contract; the message
-                names the rule, the param, and a suggestion for a typo.
-            OSError: a path could not be read.
+                names the rule, the param, and a suggestion for a typo. For a str or bytes that
+                is not JSON at all (a path, say), it says to use `from_file`; for one rule given
+                alone as a dict (``Rules({"op": ...})``), to wrap it in a list.
+            IOFailed: a path-like `spec` names a file that cannot be read (see `from_file`).
+            TypeError: `spec` is of another type.
         """
         document = _spec_bytes(spec)
         status, handle, error = _native.rules_new(document, _native_limits(limits))
         if status != 0 or handle is None:
-            raise _error(status, error)
+            raise _rules_error(_error(status, error), spec, document)
         self._document = document
         self._limits = limits
         self._handle: Optional[int] = handle
@@ -303,6 +450,27 @@ class Rules:
         self._in_use = 0
         self._closed = False
         self._finalizer = weakref.finalize(self, _native.rules_free, handle)
+
+    @classmethod
+    def from_file(cls, path: PathArgument, *, limits: Optional[Limits] = None) -> "Rules":
+        """Reads and compiles the rules document in a file.
+
+        Args:
+            path: the file's path: str, bytes or a path-like object (`pathlib.Path`). Its bytes
+                are the document, UTF-8 JSON, a leading byte order mark allowed. A pipe works too
+                (``/dev/stdin``): it is read to its end.
+            limits: as for `Rules`.
+
+        Raises:
+            IOFailed: the file cannot be read: the `OSError` subclass `open()` raises
+                (`FileNotFoundError`, `PermissionError`, `IsADirectoryError`...), with ``errno``,
+                ``strerror`` and ``filename``; the message is "io_error: cannot read rules file
+                'PATH': REASON", as the CLI words it.
+            InvalidRules: as for `Rules`.
+        """
+        if not isinstance(path, _PATH_TYPES):
+            raise TypeError(f"path must be a str, bytes or os.PathLike, not {type(path).__name__}")
+        return cls(_FileContents(_read_rules_file(path)), limits=limits)
 
     @property
     def document(self) -> Any:
@@ -368,7 +536,11 @@ class Rules:
                 failing.
 
         Returns:
-            The reshaped document as UTF-8 JSON text (JSON Lines with the lines options).
+            The reshaped document as UTF-8 JSON text (JSON Lines with the lines options). From 1 MiB
+            of input (64 KiB on a thread other than the main one) the library hands the output
+            over in pieces as it makes it, so that a large output is held once; on the main
+            thread such a call then works on a helper thread, and Ctrl-C stops it at the next
+            piece. The GIL is released while the library works.
 
         Raises:
             InvalidJSON, RuleFailed, LimitExceeded: with ``rule``, ``path``, ``line``, ``column``,
@@ -408,6 +580,31 @@ class Rules:
             return [json.loads(line, parse_float=reals, parse_int=integers) for line in output.splitlines() if line]
         return json.loads(output, parse_float=reals, parse_int=integers)
 
+    async def apply_async(self, data: Data, *, pretty: bool = False, allow_duplicate_keys: bool = False,
+                          input_lines: bool = False, output_lines: bool = False,
+                          skip_invalid_lines: bool = False) -> bytes:
+        """`apply`, for asyncio: the work runs on the event loop's default executor (a thread),
+        so the loop goes on serving other tasks meanwhile (`apply` on 50 MB holds the calling
+        thread for over a second).
+
+        The arguments, the result and the errors are `apply`'s. `data` must not change until the
+        call returns. Cancelling the awaiting task does not stop the work: the thread finishes it
+        and the result is dropped. For the other methods, ``await asyncio.to_thread(rules.apply_file,
+        src, dst)`` does the same (Python 3.9+).
+        """
+        return await _in_executor(lambda: self.apply(data, pretty=pretty, allow_duplicate_keys=allow_duplicate_keys,
+                                                     input_lines=input_lines, output_lines=output_lines,
+                                                     skip_invalid_lines=skip_invalid_lines))
+
+    async def apply_loads_async(self, data: Data, *, parse_float: Optional[Callable[[str], Any]] = None,
+                                allow_duplicate_keys: bool = False, input_lines: bool = False,
+                                output_lines: bool = False, skip_invalid_lines: bool = False) -> Any:
+        """`apply_loads`, for asyncio, as `apply_async`: the reshaping and the parsing of its
+        result into Python objects run on the event loop's default executor."""
+        return await _in_executor(lambda: self.apply_loads(
+            data, parse_float=parse_float, allow_duplicate_keys=allow_duplicate_keys, input_lines=input_lines,
+            output_lines=output_lines, skip_invalid_lines=skip_invalid_lines))
+
     def apply_lines(self, lines: Iterable[Data], *, allow_duplicate_keys: bool = False,
                     skip_invalid_lines: bool = False) -> Iterator[bytes]:
         """Reshapes JSON Lines one document at a time, as they come: yields each result.
@@ -425,11 +622,22 @@ class Rules:
                 whose rules fail still raises.
 
         Raises:
+            TypeError: `lines` is one str or bytes-like object (iterating it would give characters
+                or numbers), raised by the call itself; pass ``text.splitlines()``, or reshape
+                the whole text with ``apply(text, input_lines=True)``.
             InvalidJSON, RuleFailed, LimitExceeded: for the first item that fails, with ``line``
                 set to its 1-based number in `lines` (blank items counted); ``column`` and
                 ``position`` are within the item. The results before it were already yielded.
             ValueError: the rules were closed.
         """
+        if isinstance(lines, (str, bytes, bytearray, memoryview, mmap.mmap)):
+            raise TypeError(
+                f"lines must be an iterable of documents, not one {type(lines).__name__}: pass "
+                "text.splitlines(), or reshape JSON Lines text whole with apply(text, input_lines=True)")
+        return self._apply_lines(lines, allow_duplicate_keys, skip_invalid_lines)
+
+    def _apply_lines(self, lines: Iterable[Data], allow_duplicate_keys: bool,
+                     skip_invalid_lines: bool) -> Iterator[bytes]:
         flags = _flags(pretty=False, allow_duplicate_keys=allow_duplicate_keys)
         for number, item in enumerate(lines, start=1):
             if _is_blank(item):
@@ -486,7 +694,11 @@ class Rules:
                 traceback), with ``dst`` as for any failure. An exception from the final call
                 (``bytes_done == bytes_total``) still propagates, though the work is then done and
                 ``dst`` written. KeyboardInterrupt (Ctrl-C), or any exception of a signal handler,
-                stops the call the same way, with or without ``progress``, at its next report.
+                stops the call the same way, with or without ``progress``, at its next report:
+                on the main thread, where signal handlers run, the library works on a helper
+                thread while the calling thread waits (and calls ``progress``), so that what a
+                handler raises is caught there. Nothing process-wide is changed (no hook, no
+                signal handler).
             pretty, allow_duplicate_keys, input_lines, output_lines, skip_invalid_lines: as for
                 `apply`.
 
@@ -507,8 +719,12 @@ class Rules:
 
         Raises:
             InvalidJSON, RuleFailed, LimitExceeded: as `apply`.
-            InvalidArgument: a file cannot be read or written (the message gives the system's
-                reason), or options that do not go together (as `apply`).
+            IOFailed: a file cannot be read or written. It is the `OSError` subclass `open()` raises
+                for the system's errno (`FileNotFoundError`, `PermissionError`,
+                `IsADirectoryError`...; `IOFailed` itself for ENOSPC, EIO...), with ``errno``,
+                ``strerror``, ``filename`` (the path given, or a file object's ``name``) and
+                ``io_file`` ("input" or "output") set; the message names the file.
+            InvalidArgument: options that do not go together (as `apply`).
             TypeError: ``src`` or ``dst`` is not a path or a binary file object (a text file is
                 refused), or ``jobs`` is not an int; ValueError: ``jobs`` is below 1, or the rules
                 were closed.
@@ -538,7 +754,9 @@ class Rules:
             with tempfile.NamedTemporaryFile(prefix="reshape-input-", suffix=".json") as copy:
                 _copy_from(src, copy)
                 copy.flush()
-                self._apply_paths(copy.name, dst, flags, threads, progress)
+                files = _Files().path(_native.RESHAPE_IO_OUTPUT, dst)
+                files.descriptor(_native.RESHAPE_IO_INPUT, -1, src)  # the copy is not what the caller knows
+                self._apply_paths(copy.name, dst, flags, threads, progress, files)
             return
 
         dst_descriptor = _descriptor(dst)
@@ -548,13 +766,17 @@ class Rules:
             except OSError as error:
                 raise _cannot_read(src, error) from None
             try:
-                self._apply_descriptors(opened, None, dst_descriptor, dst, flags, threads, progress)
+                files = _Files().descriptor(_native.RESHAPE_IO_INPUT, opened, src)
+                files.descriptor(_native.RESHAPE_IO_OUTPUT, dst_descriptor, dst)
+                self._apply_descriptors(opened, None, dst_descriptor, dst, flags, threads, progress, files)
             finally:
                 os.close(opened)
             return
         src_descriptor = None if isinstance(src, _PATH_TYPES) else _descriptor(src)
         if dst_descriptor is not None and src_descriptor is not None:
-            self._apply_descriptors(src_descriptor, src, dst_descriptor, dst, flags, threads, progress)
+            files = _Files().descriptor(_native.RESHAPE_IO_INPUT, src_descriptor, src)
+            files.descriptor(_native.RESHAPE_IO_OUTPUT, dst_descriptor, dst)
+            self._apply_descriptors(src_descriptor, src, dst_descriptor, dst, flags, threads, progress, files)
             return
 
         # In memory: dst has no descriptor, or src has none.
@@ -575,15 +797,17 @@ class Rules:
         _write_all(dst, output)
 
     def _apply_paths(self, src: PathArgument, dst: PathArgument, flags: int, jobs: int,
-                     progress: Optional[ProgressCallback]) -> None:
+                     progress: Optional[ProgressCallback], files: Optional[_Files] = None) -> None:
         source, destination = os.fsencode(src), os.fsencode(dst)
         if b"\0" in source or b"\0" in destination:
             raise ValueError("embedded null byte in a path")
+        if files is None:
+            files = _Files().path(_native.RESHAPE_IO_INPUT, src).path(_native.RESHAPE_IO_OUTPUT, dst)
         self._apply_streaming(lambda handle, options: _native.apply_file(handle, source, destination, flags, options),
-                              jobs, progress)
+                              jobs, progress, files, _size_of(source))
 
     def _apply_descriptors(self, src: int, src_file: Optional[Any], dst: int, dst_file: Any, flags: int, jobs: int,
-                           progress: Optional[ProgressCallback]) -> None:
+                           progress: Optional[ProgressCallback], files: _Files) -> None:
         # The library reads the descriptor from its offset and writes at the other's: first make
         # them agree with the file objects, whose buffers may hold read-ahead or unwritten bytes.
         src_seekable = src_file is not None and _seekable(src_file)
@@ -591,7 +815,8 @@ class Rules:
             os.lseek(src, src_file.tell(), os.SEEK_SET)
         dst_file.flush()
         try:
-            self._apply_streaming(lambda handle, options: _native.apply_fd(handle, src, dst, flags, options), jobs, progress)
+            self._apply_streaming(lambda handle, options: _native.apply_fd(handle, src, dst, flags, options), jobs,
+                                  progress, files, _size_of(src))
         finally:
             # Then make the file objects agree with the descriptors again: a buffered file object
             # caches its position, and would otherwise read or write at a stale one.
@@ -601,27 +826,32 @@ class Rules:
                 dst_file.seek(os.lseek(dst, 0, os.SEEK_CUR), os.SEEK_SET)
 
     def _apply_streaming(self, call: "Callable[[int, _native.FileOptions], Tuple[int, _native.Error]]", jobs: int,
-                         progress: Optional[ProgressCallback]) -> None:
-        # Always a callback, so that Ctrl-C (any signal handler's exception) stops a long call.
-        reporter = _native.Progress(progress)
-        _native.install_unraisable_hook()
-        options = _native.file_options(jobs, reporter)
+                         progress: Optional[ProgressCallback], files: _Files, input_size: Optional[int]) -> None:
         handle = self._acquire()
         try:
-            status, error = call(handle, options)
+            if progress is None and input_size is not None and input_size < _QUICK_BELOW:
+                # A short call with no callback runs no Python code: a signal's handler runs when it
+                # returns, at once. Not worth a helper thread (about 150 us).
+                status, error = call(handle, _native.file_options(jobs))
+            else:
+                # A callback, so that Ctrl-C (any signal handler's exception) stops a long call.
+                running = Call(progress)
+                function = _native.progress_function(running.report)
+                options = _native.file_options(jobs, function)
+                status, error = running.run(lambda: call(handle, options))
         finally:
             self._release()
-        if reporter.raised is not None:
-            raised, reporter.raised = reporter.raised, None
-            raise raised
         if status != 0:
-            raise _error(status, error)
+            raise _error(status, error, files=files)
 
     def _apply(self, data: Data, flags: int) -> bytes:
         with borrowed(data) as (address, length):
             handle = self._acquire()
             try:
-                status, output, error = _native.apply(handle, address, length, flags)
+                if length < _IN_PIECES_FROM or (length < _IN_PIECES_ON_MAIN_FROM and _on_main_thread()):
+                    status, output, error = _native.apply(handle, address, length, flags)
+                else:
+                    status, output, error = _apply_in_pieces(handle, address, length, flags)
             finally:
                 self._release()
         if status != 0 or output is None:
@@ -653,6 +883,77 @@ class Rules:
             self._in_use -= 1
             if self._closed and self._in_use == 0:
                 self._finalizer()
+
+
+def _size_of(file: Union[bytes, int]) -> Optional[int]:
+    """The bytes left to read in a regular file (a path, or a descriptor from its offset); None
+    for anything else (a pipe, a device), or when it cannot be known."""
+    try:
+        info = os.stat(file)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        return info.st_size - (os.lseek(file, 0, os.SEEK_CUR) if isinstance(file, int) else 0)
+    except OSError:
+        return None
+
+
+async def _in_executor(work: Callable[[], T]) -> T:
+    """`work()` on the running loop's default executor, in a copy of the caller's context, as
+    asyncio.to_thread does (which Python 3.8 lacks)."""
+    import asyncio  # here, not at import: `import reshape` stays quick
+    import contextvars
+    import functools
+
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(None, functools.partial(context.run, work))
+
+
+def _on_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _apply_in_pieces(handle: int, address: Union[bytes, int], length: int,
+                     flags: int) -> "Tuple[int, Optional[bytes], _native.Error]":
+    """reshape_apply_cb into an io.BytesIO: the output is held once, in Python's memory.
+
+    The library hands over a streamed output as it is made, and gives back the pages of one made
+    whole as they are taken; BytesIO grows in place (realloc), and getvalue() returns its buffer
+    itself, without a copy, when nothing else views it. Ctrl-C stops the call at the next piece.
+    """
+    out = io.BytesIO()
+    running = Call()
+
+    def take(piece: memoryview) -> int:
+        # A refusal returns -1: a positive value would be read as an errno (1 is EPERM). The
+        # exception that caused it is what run() raises, not the io_error.
+        if running.cancelled:
+            return -1
+        try:
+            out.write(piece)
+        except BaseException as error:  # noqa: B902 - MemoryError...: raised again by run()
+            running.fail(error)
+            return -1
+        return 0
+
+    status, error = running.run(lambda: _native.apply_cb(handle, address, length, flags, take))
+    if status != 0:
+        return status, None, error
+    return status, out.getvalue(), error
+
+
+def _own_name_resolved(kind: type) -> None:
+    """Replaces the forward reference "Rules" in the annotations of `kind`'s methods by the class,
+    so that help() shows ``-> reshape.Rules`` rather than a string."""
+    for member in vars(kind).values():
+        function = getattr(member, "__func__", member)
+        annotations = getattr(function, "__annotations__", None)
+        if isinstance(annotations, dict):
+            for name, annotation in annotations.items():
+                if annotation == kind.__name__:
+                    annotations[name] = kind
+
+
+_own_name_resolved(Rules)
 
 
 def _seekable(file: Any) -> bool:

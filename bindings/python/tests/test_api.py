@@ -24,8 +24,10 @@ def test_every_spec_form_means_the_same(tmp_path):
     path.write_text(json.dumps(rules))
     data = b'{"u1": {"name": "Ada"}, "u0": {"name": "Bob"}}'
     expected = b'{"objects":[{"objectId":"u1","name":"Ada"},{"objectId":"u0","name":"Bob"}]}'
-    for spec in (rules, {"rules": rules}, json.dumps(rules), json.dumps(rules).encode(), str(path), path):
+    for spec in (rules, {"rules": rules}, json.dumps(rules), json.dumps(rules).encode(), path):
         assert reshape.Rules(spec).apply(data) == expected, spec
+    for name in (path, str(path), bytes(path)):
+        assert reshape.Rules.from_file(name).apply(data) == expected, name
 
 
 def test_every_data_form_gives_the_same_bytes():
@@ -115,9 +117,11 @@ def test_lone_surrogate_in_str_input_is_invalid_json():
     assert caught.value.position == 1
 
 
-def test_missing_rules_file_is_os_error(tmp_path):
-    with pytest.raises(OSError):
-        reshape.Rules(tmp_path / "missing.json")
+def test_missing_rules_file_is_file_not_found(tmp_path):
+    for make in (reshape.Rules, reshape.Rules.from_file):
+        with pytest.raises(FileNotFoundError) as caught:
+            make(tmp_path / "missing.json")
+        assert caught.value.filename == str(tmp_path / "missing.json")
 
 
 def test_closed_rules_refuse_work_and_close_twice_is_fine():

@@ -412,15 +412,21 @@ class Signalled(Exception):
 
 
 @pytest.mark.parametrize("with_progress", [False, True])
-def test_a_signal_handlers_exception_stops_the_call(firebase, with_progress: bool, tmp_path: Path):
+def test_a_signal_handlers_exception_stops_the_call(firebase, with_progress: bool, tmp_path: Path, monkeypatch):
     """Ctrl-C, or any signal handler that raises, stops a long call and its exception propagates.
 
-    Python raises a signal handler's exception as the progress callback is entered, where no code
-    of the binding can catch it; the binding must not lose it (ctypes would print it and go on).
-    The output goes to a pipe that a thread drains, and signals the process once it has the first
-    byte: the library cannot finish before the signal, and calls progress at least once after it.
+    Python raises a signal handler's exception as a callback is entered, where no code of the
+    binding could catch it; the binding must not lose it (ctypes would print it and go on), nor
+    replace sys.unraisablehook to find it. The output goes to a pipe that a thread drains, and
+    signals the process once it has the first byte: the library cannot finish before the signal,
+    and calls progress at least once after it.
     """
     import signal
+    import sys
+
+    unraisable: List[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    hook = sys.unraisablehook
 
     rules, payload, _ = firebase
     source = write(tmp_path / "users.json", payload)
@@ -451,6 +457,59 @@ def test_a_signal_handlers_exception_stops_the_call(firebase, with_progress: boo
         reader.join()
         signal.signal(signal.SIGUSR1, previous)
     assert received, "the output had begun"
+    assert sys.unraisablehook is hook, "a library call must not replace sys.unraisablehook"
+    assert unraisable == [], "nothing went to sys.unraisablehook"
+    if with_progress:
+        out = io.BytesIO()
+        rules.apply_file(io.BytesIO(b'{"u": {}}'), out, progress=Recorder())  # and the rules work on
+        assert out.getvalue() == b'{"users":[{"uid":"u"}]}'
+
+
+def test_ctrl_c_stops_a_long_call_in_a_script(tmp_path: Path):
+    """SIGINT with Python's own handler: KeyboardInterrupt out of apply_file, nothing printed.
+
+    In a fresh process, so that the handler is Python's default one and nothing of pytest's
+    hooks is in between. A thread sends SIGINT once the output pipe has its first byte.
+    """
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import os, signal, sys, threading, time
+        import reshape
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from test_files import FIREBASE_RULES, firebase_payload
+        source = {str(tmp_path / "users.json")!r}
+        with open(source, "wb") as file:
+            file.write(firebase_payload(12_000))
+        rules = reshape.Rules(FIREBASE_RULES)
+        hook = sys.unraisablehook
+        out_read, out_write = os.pipe()
+
+        def drain():
+            with open(out_read, "rb", buffering=0) as pipe:
+                pipe.read(1)
+                os.kill(os.getpid(), signal.SIGINT)
+                while pipe.read(1 << 16):
+                    pass
+
+        reader = threading.Thread(target=drain)
+        reader.start()
+        started = time.monotonic()
+        try:
+            with open(out_write, "wb") as dst:
+                rules.apply_file(source, dst, jobs=1)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", sys.unraisablehook is hook)
+        reader.join()
+        # The library is done with everything: the same rules work on.
+        print(rules.apply(b'{{"u": {{"a_b": ""}}}}').decode())
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["KeyboardInterrupt True", '{"users":[{"uid":"u","aB":null}]}']
+    assert result.stderr == "", "nothing printed: no 'Exception ignored' from ctypes"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -590,28 +649,34 @@ def test_a_file_object_source_into_a_path_keeps_the_path_promises(tmp_path: Path
 # Errors
 
 
-def test_a_missing_source_is_invalid_argument_with_the_systems_words(tmp_path: Path):
+def test_a_missing_source_is_file_not_found_with_the_systems_words(tmp_path: Path):
     rules = reshape.Rules([])
     missing = tmp_path / "missing.json"
     reason = os.strerror(errno.ENOENT)
     messages = set()
     for destination in (tmp_path / "out.json", io.BytesIO(), open(tmp_path / "fd.json", "wb")):
-        with pytest.raises(reshape.InvalidArgument) as caught:
+        with pytest.raises(FileNotFoundError) as caught:
             rules.apply_file(missing, destination)
-        assert caught.value.status == 5 and caught.value.code == "invalid_argument"
-        assert reason in str(caught.value) and str(missing) in str(caught.value)
-        messages.add(str(caught.value))
+        error = caught.value
+        assert isinstance(error, reshape.IOFailed) and isinstance(error, reshape.ReshapeError)
+        assert error.status == 10 and error.code == "io_error"
+        assert (error.errno, error.strerror, error.filename, error.io_file) == (errno.ENOENT, reason, str(missing), "input")
+        messages.add(str(error))
         if hasattr(destination, "close"):
             destination.close()
-    assert messages == {f"invalid_argument: cannot read input file '{missing}': {reason}"}
+    assert messages == {f"io_error: cannot read input file '{missing}': {reason}"}
     assert not (tmp_path / "out.json").exists()
 
 
-def test_an_unwritable_destination_is_invalid_argument(tmp_path: Path):
+def test_an_unwritable_destination_is_the_oserror_of_its_errno(tmp_path: Path):
     rules = reshape.Rules([])
     source = write(tmp_path / "in.json", b"[]")
-    with pytest.raises(reshape.InvalidArgument, match=os.strerror(errno.ENOENT)):
-        rules.apply_file(source, tmp_path / "no" / "such" / "dir.json")
+    destination = tmp_path / "no" / "such" / "dir.json"
+    with pytest.raises(FileNotFoundError) as caught:
+        rules.apply_file(source, destination)
+    error = caught.value
+    assert (error.errno, error.filename, error.io_file) == (errno.ENOENT, str(destination), "output")
+    assert str(error) == f"io_error: cannot write output file '{destination}': {os.strerror(errno.ENOENT)}"
 
 
 def test_a_failure_writing_to_a_file_object_is_the_same_error_as_apply(firebase, tmp_path: Path):
@@ -666,7 +731,7 @@ def test_cancelled_is_status_8():
     assert _native.lib.reshape_status_name(8) == b"cancelled"
     for status, kind in {1: reshape.InvalidJSON, 2: reshape.InvalidRules, 3: reshape.RuleFailed,
                          4: reshape.LimitExceeded, 5: reshape.InvalidArgument, 6: reshape.OutOfMemory,
-                         7: reshape.InternalError, 8: reshape.Cancelled}.items():
+                         7: reshape.InternalError, 8: reshape.Cancelled, 10: reshape.IOFailed}.items():
         assert _native.lib.reshape_status_name(status).decode() == kind.code
         assert kind.status == status
 
@@ -791,3 +856,26 @@ def test_json_lines_progress_never_passes_the_total(tmp_path: Path):
     rules.apply_file(source, tmp_path / "out.jsonl", progress=recorder, input_lines=True)
     assert (tmp_path / "out.jsonl").read_bytes() == b"[0]\n" + last + b"\n"
     recorder.check(len(data))
+
+
+def test_a_call_at_interpreter_shutdown_still_works(tmp_path: Path):
+    # Python 3.12 refuses new threads in atexit handlers: the call then runs where it is.
+    import subprocess
+    import sys
+    import textwrap
+
+    source = write(tmp_path / "in.json", b'{"a": {"b_c": ""}}')
+    script = textwrap.dedent(f"""
+        import atexit, io, reshape
+        rules = reshape.Rules([{{"op": "convertKeys"}}])
+
+        def at_exit():
+            with open({str(tmp_path / "out.json")!r}, "wb") as out:  # a descriptor: a call with a callback
+                rules.apply_file({str(source)!r}, out, progress=lambda done, total: None)
+            with open({str(tmp_path / "out.json")!r}, "rb") as out:
+                print(out.read().decode())
+
+        atexit.register(at_exit)
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (result.stdout, result.stderr, result.returncode) == ('{"a":{"bC":""}}\n', "", 0)

@@ -68,3 +68,29 @@ def test_duplicate_keys_and_closed_rules():
     with pytest.raises(ValueError, match="closed"):
         list(rules.apply_lines(["[1]"]))
     assert list(rules.apply_lines([])) == []
+
+
+@pytest.mark.parametrize("text", ['{"a": {}}\n{"b": {}}\n', b'{"a": {}}\n{"b": {}}\n',
+                                  bytearray(b'{"a": {}}\n{"b": {}}\n'), memoryview(b'{"a": {}}\n{"b": {}}\n')])
+def test_one_text_is_refused_at_once_not_read_character_by_character(text):
+    rules = reshape.Rules(RULES)
+    with pytest.raises(TypeError) as caught:
+        rules.apply_lines(text)  # the call raises, before any iteration
+    assert str(caught.value) == (
+        f"lines must be an iterable of documents, not one {type(text).__name__}: pass text.splitlines(), or "
+        "reshape JSON Lines text whole with apply(text, input_lines=True)")
+    # What the message proposes works.
+    whole = text if not isinstance(text, memoryview) else text.tobytes()
+    assert list(rules.apply_lines(whole.splitlines())) == [b'{"a":null}', b'{"b":null}']
+    assert rules.apply(text, input_lines=True) == b'{"a":null}\n{"b":null}\n'
+
+
+def test_an_mmap_is_refused_too(tmp_path):
+    import mmap
+
+    path = tmp_path / "lines.jsonl"
+    path.write_bytes(b"[1]\n[2]\n")
+    with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        with pytest.raises(TypeError, match="not one mmap"):
+            reshape.Rules([]).apply_lines(mapped)
+        assert reshape.Rules([]).apply(mapped, input_lines=True) == b"[1]\n[2]\n"

@@ -104,7 +104,10 @@ def test_error_struct_has_the_headers_size():
     expected = 1536 if ctypes.sizeof(ctypes.c_size_t) == 8 else 1524
     assert ctypes.sizeof(_native.Error) == expected
     assert _native.Error.op.offset == _native.Error.message.offset + 512
-    assert _native.Error.reserved.offset == _native.Error.op.offset + 32
+    # 0.2's io_error fields came out of the start of `reserved`.
+    assert _native.Error.sys_errno.offset == _native.Error.op.offset + 32
+    assert _native.Error.io_file.offset == _native.Error.sys_errno.offset + 4
+    assert _native.Error.reserved.offset == _native.Error.io_file.offset + 4
 
 
 def test_rules_count_and_op_are_declared():
@@ -147,3 +150,14 @@ def test_type_hints_resolve_at_run_time():
 def test_limits_are_refused_when_not_limits():
     with pytest.raises(TypeError, match="limits must be a reshape.Limits, not dict"):
         reshape.Rules([], limits={"max_depth": 2})  # type: ignore[arg-type]
+
+
+def test_only_native_touches_ctypes():
+    # One module declares every foreign function; the public modules never use ctypes.
+    import re
+    from pathlib import Path
+
+    package = Path(reshape.__file__).resolve().parent
+    importing = re.compile(r"^\s*(import ctypes|from ctypes)", re.MULTILINE)
+    users = sorted(module.name for module in package.glob("*.py") if importing.search(module.read_text()))
+    assert users == ["_native.py"]

@@ -22,6 +22,7 @@ from reshape import (
     InvalidArgument,
     InvalidJSON,
     InvalidRules,
+    IOFailed,
     LibraryNotFound,
     LimitExceeded,
     Limits,
@@ -44,12 +45,13 @@ spec: RulesSpec = rules_list
 
 
 def reshape_everything(folder: Path) -> List[object]:
-    seen: List[object] = [__version__, library_version(), reshape.__version__]
+    seen: List[object] = [__version__, library_version(), reshape.__version__, reshape.ops.__doc__]
     for form in (rules_list, rules_seq, wrapped, json.dumps(rules_list), json.dumps(rules_list).encode(), spec):
         seen.append(Rules(form).apply(b'{"u1": {"avatar": {}}}'))
     path = folder / "rules.json"
     path.write_text(json.dumps(rules_list))
     limits = Limits(max_depth=100, max_output_bytes=1 << 20)
+    seen.append(Rules.from_file(os.fspath(path), limits=limits).ops)
     with Rules(path, limits=limits) as rules:
         data = b'{"u1": {"name": "Ada"}}'
         lent: Data = memoryview(data)
@@ -72,6 +74,15 @@ def reshape_everything(folder: Path) -> List[object]:
         rules.apply_file(source, folder / "out.json", jobs=1, progress=report)
         rules.apply_file(os.fspath(src), target, output_lines=True)
         seen.append(apply(rules_list, "{}"))
+
+        async def on_a_loop() -> List[object]:
+            reshaped: bytes = await rules.apply_async(b'{"u1": {}}', pretty=True)
+            loaded: Any = await rules.apply_loads_async(b'{"u1": {}}', parse_float=float)
+            return [reshaped, loaded]
+
+        import asyncio
+
+        seen += asyncio.run(on_a_loop())
     errors: List[ReshapeError] = []
     try:
         apply([], "{")
@@ -81,7 +92,15 @@ def reshape_everything(folder: Path) -> List[object]:
         name: str = error.code + error.op + error.path + error.message
         errors.append(error)
         seen += [position, name]
-    for kind in (Cancelled, InternalError, InvalidArgument, InvalidRules, LimitExceeded, OutOfMemory, RuleFailed):
+    try:
+        Rules(folder / "missing.json")
+    except FileNotFoundError as error:
+        assert isinstance(error, IOFailed)
+        number: Optional[int] = error.errno
+        where: str = error.io_file
+        seen += [number, where, error.filename]
+    for kind in (Cancelled, InternalError, InvalidArgument, InvalidRules, IOFailed, LimitExceeded, OutOfMemory,
+                 RuleFailed):
         status: int = kind.status
         seen.append(status)
     missing: Optional[type] = LibraryNotFound
