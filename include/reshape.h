@@ -409,8 +409,9 @@ reshape_status reshape_apply_cb(const reshape_rules *rules, const char *input, s
  * Reports progress during reshape_apply_file() and reshape_apply_fd(): `bytes_done` of the input's
  * `bytes_total` bytes are reshaped. Called on the calling thread, from time to time (about every
  * half megabyte of input; for a document reshaped whole, as it is read, before its rules run) and
- * once at the end, with bytes_done == bytes_total. bytes_total is 0 until that last call when the
- * input's size is not known: JSON Lines from a pipe, which are read as they come. Returning nonzero
+ * once at the end, with bytes_done == bytes_total. bytes_total is a regular file's size (from its
+ * offset); a pipe's size is not known before its end, so for a pipe it is 0 until the pipe's end
+ * has been read, then the bytes read. Returning nonzero
  * cancels the call, which then returns RESHAPE_CANCELLED (the last call's return is ignored: the
  * work is done).
  */
@@ -433,11 +434,19 @@ typedef struct reshape_file_options {
 #define RESHAPE_FILE_OPTIONS_INIT { RESHAPE_FILE_OPTIONS_VERSION, 0, NULL, NULL }
 
 /*
- * Reshapes the file at in_path into the file at out_path, streaming: the input is mapped rather
- * than read into memory, and when the document is one collection of records (a Firebase object,
- * a top-level array, an array in an envelope) records are reshaped in batches on `jobs` threads
- * and written as they are done, so memory stays bounded whatever the file's size. Gives the same
- * bytes as reshape_apply() on the file's contents, or the same error.
+ * Reshapes the file at in_path into the file at out_path, streaming: the input is read a piece at
+ * a time as the work goes (never mapped, never held whole), and when the document is one
+ * collection of records (a Firebase object, a top-level array, an array in an envelope) records
+ * are reshaped in batches on `jobs` threads and written as they are done, so memory stays bounded
+ * whatever the file's size. Gives the same bytes as reshape_apply() on the file's contents, or the
+ * same error.
+ *
+ * A changing input: an input file that shrinks, grows or is written while it is read ends the
+ * call with RESHAPE_IO_ERROR (sys_errno 0, io_file RESHAPE_IO_INPUT, "io_error: input file 'x'
+ * changed while it was read: it shrank from N to M bytes"): a shorter read finds a file that
+ * shrank; its size and modification time, checked when its last byte is read, one that grew or
+ * was written (to the few milliseconds the system keeps times to). No signal is raised: nothing of
+ * the file is mapped. in_path may name a pipe or a device (see reshape_apply_fd()).
  *
  * out_path is replaced only on success, all at once (through a temporary file in its directory,
  * renamed over it; on Linux it has no name until then, so a process killed half-way leaves no
@@ -449,9 +458,11 @@ typedef struct reshape_file_options {
  * options: may be NULL (the defaults: one thread per core, no progress).
  * err: may be NULL.
  *
- * Returns what reshape_apply() returns; RESHAPE_INVALID_ARGUMENT also when a file cannot be read
- * or written (the message gives the system's reason) or for an options->version this library
- * does not know; RESHAPE_CANCELLED when the progress callback returned nonzero.
+ * Returns what reshape_apply() returns; RESHAPE_IO_ERROR when a file cannot be opened, read or
+ * written (ENOENT, EACCES, EISDIR, ENOSPC, EFBIG, EIO...: err->sys_errno, and err->io_file says
+ * which file; the message names it and gives the system's reason) or the input changed while it
+ * was read; RESHAPE_INVALID_ARGUMENT for an options->version this library does not know;
+ * RESHAPE_CANCELLED when the progress callback returned nonzero.
  *
  * Ownership: the paths and options are read during the call only.
  * Thread safety: as reshape_apply(); two calls must not write the same out_path at once.
@@ -461,12 +472,18 @@ reshape_status reshape_apply_file(const reshape_rules *rules, const char *in_pat
 
 /*
  * Reshapes what in_fd reads, to its end, into out_fd, as reshape_apply_file() does, writing the
- * output as it is made. A regular file is mapped. A pipe or socket holding one document is read to
- * its end first: up to 16 MiB into memory, beyond that into a temporary file without a name in
- * TMPDIR (else /tmp), mapped like a file; JSON Lines from a pipe are read as they come.
- * Both descriptors stay open and belong to the caller; in_fd is read from its current offset,
- * which a regular file keeps (it is mapped, not read), while a pipe or socket is read to its end.
- * out_fd is written at its position.
+ * output as it is made. A regular file is read with pread() from in_fd's offset, which it keeps;
+ * a pipe, a socket or a device is read with read() as its bytes come, and parsed as they arrive:
+ * the first byte that is not JSON ends the call at once (/dev/zero, a second document without
+ * RESHAPE_INPUT_LINES), a collection's records are written out before the pipe ends (when the
+ * writer pauses, the records read so far go out before the read waits), and memory holds the
+ * records in flight, not the input; a document that needs the whole tree holds its tree. A
+ * document from a pipe may be as large as the address space set aside for it (64 GiB, less where
+ * the system refuses that much; beyond it RESHAPE_LIMIT_EXCEEDED); JSON Lines from a pipe may go
+ * on for ever. A pipe cannot be read again to name an error as the whole tree would: its error
+ * is the first problem the stream meets, which is the whole tree's unless the document has more
+ * than one (docs/streaming.md).
+ * Both descriptors stay open and belong to the caller. out_fd is written at its position.
  *
  * On failure, out_fd has received a prefix of the output, possibly empty, and nothing after the
  * failure: a reader of a pipe sees a truncated document and must rely on the returned status.
