@@ -85,6 +85,12 @@ From the repository root (never part of the test suite; about 45 minutes with th
 
     python3 Benchmarks/streaming/run.py --sizes 10 --runs 1        # a quick check, ~1 minute
 
+    python3 Benchmarks/streaming/run.py --baseline OLD/.build/release/reshape   # against an earlier build
+
+--baseline adds an earlier build of the CLI (a clone at an earlier commit, built with the command
+below) beside this one, at all cores and with --jobs 1, and a target row for each: this build at
+most 5% slower, from paired rounds.
+
 Without --reshape it builds the CLI (`swift build -c release --traits CLI --product reshape`) and without
 --library it builds libreshape.so (CMake), both under --build-dir (default
 /tmp/reshape-streaming-build, never the repository's .build or build). The Python binding is
@@ -291,14 +297,20 @@ class Tool:
     slow: bool = False       # left out at 1 GB unless --all-peers
 
 
-def tools_for(workload: str, cli: Path, library: Path, features: Features) -> List[Tool]:
-    """The tools of a workload, the reference (reshape CLI, all cores) first."""
+def tools_for(workload: str, cli: Path, library: Path, features: Features, baseline: Optional[Path] = None) -> List[Tool]:
+    """The tools of a workload, the reference (reshape CLI, all cores) first; with `baseline`, an
+    earlier build of the CLI beside it, at all cores and with --jobs 1."""
     jobs = ["--jobs", "0"] if features.cli_jobs else []
     tools = [Tool("cli", "reshape CLI" + (" --jobs 0 (all cores)" if features.cli_jobs else " (no --jobs flag yet)"),
                   [str(cli), "--rules", "{rules}", "{input}", "--output", "{output}"] + jobs, engine=True)]
     if features.cli_jobs:
         tools.append(Tool("cli-j1", "reshape CLI --jobs 1",
                           [str(cli), "--rules", "{rules}", "{input}", "--output", "{output}", "--jobs", "1"], engine=True))
+    if baseline is not None:
+        tools.append(Tool("baseline", "baseline reshape CLI --jobs 0 (all cores)",
+                          [str(baseline), "--rules", "{rules}", "{input}", "--output", "{output}", "--jobs", "0"], engine=True))
+        tools.append(Tool("baseline-j1", "baseline reshape CLI --jobs 1",
+                          [str(baseline), "--rules", "{rules}", "{input}", "--output", "{output}", "--jobs", "1"], engine=True))
     if features.binding_ok:
         if not features.binding_apply_file:
             label = "Python binding: apply(read_bytes()) (no apply_file yet)"
@@ -693,6 +705,17 @@ def targets_lines(all_results: Dict[tuple, List[Runs]], capacity: Dict[tuple, tu
             if other is not None and ratio is not None:
                 row(name, f"{ratio:.2f}× (medians {other / cli:.2f}×)", f"≥ {goal}×", ratio >= goal)
 
+        def slower_row(name, key, reference, goal):
+            """`key`'s time against `reference`'s: at most `goal` (1.05 is 5% slower)."""
+            base = median_of(results, reference)
+            ratio = paired(runs_of(results, key), runs_of(results, reference))
+            if base is not None and ratio is not None:
+                shown = verdict(ratio <= goal) if size_mb >= TARGET_MB else "–"
+                rows.append(f"| {name} | {where} | {ratio:.3f}× (medians {median_of(results, key) / base:.3f}×) "
+                            f"| ≤ {goal:.2f}× | {shown} |")
+
+        slower_row("CLI against the baseline build, all cores", "cli", "baseline", 1.05)
+        slower_row("CLI against the baseline build, `--jobs 1`", "cli-j1", "baseline-j1", 1.05)
         if workload == "A":
             ratio_row("CLI vs orjson, gc.disable()", "orjson-nogc", 2.5)
             ratio_row("CLI vs jq", "jq", 8)
@@ -757,6 +780,8 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     parser.add_argument("--workloads", default="A,B", help="A, B or A,B")
     parser.add_argument("--all-peers", action="store_true", help=f"also jq and Python json at {LARGE_MB} MB and up")
     parser.add_argument("--reshape", type=Path, help="the reshape CLI to measure (default: build it)")
+    parser.add_argument("--baseline", type=Path,
+                        help="an earlier build of the reshape CLI to measure beside it (a loss of at most 5%% is the goal)")
     parser.add_argument("--library", type=Path, help="libreshape.so for the binding and the C benchmark (default: build it)")
     parser.add_argument("--build-dir", type=Path, default=Path(tempfile.gettempdir()) / "reshape-streaming-build")
     parser.add_argument("--out-dir", type=Path, help="payloads, rules and outputs (default: a new folder under /tmp, removed)")
@@ -809,7 +834,7 @@ def main(argv: List[str]) -> int:
             runs = min(args.runs, args.large_runs) if large else args.runs
             for workload in workloads:
                 log(f"\n{size_mb:g} MB, workload {workload}, {runs} rounds")
-                tools = tools_for(workload, cli, library, features)
+                tools = tools_for(workload, cli, library, features, args.baseline.resolve() if args.baseline else None)
                 skipped = []
                 if large and not args.all_peers:
                     skipped = [f"{t.label} (slow at {LARGE_MB} MB and up; --all-peers runs it)" for t in tools if t.slow]
