@@ -15,7 +15,8 @@ one line on standard error, ``reshape: CODE: ...``.
 What the C API does not give the package, and so this command does not do: ``check`` prints the
 first line (the rules are valid, how many, their ops) but not the streaming plan after it (which
 rules run per record); ``--skip-invalid-lines`` skips lines without reporting each on standard
-error; an input read from standard input into ``--output FILE`` is first copied to a temporary file.
+error; standard input into ``--output FILE`` is read through ``/proc/self/fd/0`` when it is a pipe,
+but first copied to a temporary file when it is a regular file.
 """
 
 import os

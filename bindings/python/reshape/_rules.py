@@ -96,7 +96,8 @@ class _Files:
 
     def __init__(self) -> None:
         self._names: Dict[int, Union[str, bytes, None]] = {}
-        self._descriptors: Dict[int, Tuple[int, str]] = {}
+        # side: (what the library's message calls it, as a pattern; what to call it instead)
+        self._descriptors: Dict[int, Tuple[str, str]] = {}
 
     def path(self, side: int, path: PathArgument) -> "_Files":
         """The library reads or writes this path itself."""
@@ -109,9 +110,16 @@ class _Files:
         self._names[side] = name
         if name is not None:
             kind = "input file" if side == _native.RESHAPE_IO_INPUT else "output file"
-            self._descriptors[side] = (descriptor, f"{kind} '{_shown_path(name)}'")
+            self._descriptors[side] = (rf"\bdescriptor {descriptor}\b", f"{kind} '{_shown_path(name)}'")
         elif side == _native.RESHAPE_IO_INPUT and descriptor == 0:
-            self._descriptors[side] = (descriptor, "standard input")
+            self._descriptors[side] = (rf"\bdescriptor {descriptor}\b", "standard input")
+        return self
+
+    def reopened(self, side: int, path: str, descriptor: int, file: object) -> "_Files":
+        """The library reads `file`'s `descriptor` through `path` (/proc/self/fd/N), which it opens."""
+        self.descriptor(side, descriptor, file)
+        shown = self._descriptors.get(side, (None, f"descriptor {descriptor}"))[1]
+        self._descriptors[side] = (re.escape(f"input file '{path}'"), shown)
         return self
 
     def filename(self, side: int) -> Union[str, bytes, None]:
@@ -120,8 +128,27 @@ class _Files:
     def describe(self, side: int, message: str) -> str:
         if side not in self._descriptors:
             return message
-        descriptor, description = self._descriptors[side]
-        return re.sub(rf"\bdescriptor {descriptor}\b", lambda _: description, message, count=1)
+        pattern, description = self._descriptors[side]
+        return re.sub(pattern, lambda _: description, message, count=1)
+
+
+def _reopenable_path(file: object) -> Optional[Tuple[str, int]]:
+    """For a file object reading a pipe or a character device, a path the library can open to
+    read the same bytes as they come (/proc/self/fd/N), and N; None for anything else (a regular
+    file, whose offset a new opening would lose, a socket, which cannot be opened by path)."""
+    import stat
+
+    descriptor = _descriptor(file)
+    if descriptor is None:
+        return None
+    path = f"/proc/self/fd/{descriptor}"
+    try:
+        mode = os.fstat(descriptor).st_mode
+    except OSError:
+        return None
+    if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)) or not os.path.exists(path):
+        return None
+    return path, descriptor
 
 
 def _file_name(file: object) -> Union[str, bytes, None]:
@@ -657,10 +684,12 @@ class Rules:
         """Reshapes a file into a file, streaming: for large inputs, with bounded memory and threads.
 
         The output has the same bytes as `apply` on the input, or the call raises the same error.
-        A regular input file is mapped rather than read into memory; when the document is one
-        collection of records (a Firebase object, a top-level array, an array in an envelope),
-        records are reshaped in batches on ``jobs`` threads and written as they are done. The GIL is
-        released while the library works (except while ``progress`` runs).
+        The input is read a piece at a time as the work goes, never mapped and never held whole:
+        a pipe is parsed as its bytes come (the first byte that is not JSON ends the call), and a
+        file that changes while it is read raises `IOFailed` ("changed while it was read"). When
+        the document is one collection of records (a Firebase object, a top-level array, an array
+        in an envelope), records are reshaped in batches on ``jobs`` threads and written as they are
+        done. The GIL is released while the library works (except while ``progress`` runs).
 
         Args:
             src: the input: a path, or a binary file object. A file object is read from its current
@@ -687,8 +716,8 @@ class Rules:
             progress: called on the calling thread as ``progress(bytes_done, bytes_total)``, about
                 every half megabyte of input (for a document reshaped whole, as it is read, before
                 its rules run) and once at the end with ``bytes_done == bytes_total``;
-                ``bytes_total`` is the input's size from its starting position (0 until the last
-                call for JSON Lines from a pipe, which are read as they come). Its return value
+                ``bytes_total`` is the input's size from its starting position (for a pipe, whose
+                size is known only at its end, 0 until its end was read). Its return value
                 is ignored. To stop the work, raise an exception from it: the call is cancelled and
                 the exception propagates from `apply_file` unchanged (the same object and
                 traceback), with ``dst`` as for any failure. An exception from the final call
@@ -709,8 +738,12 @@ class Rules:
           reads and writes their descriptors. A pipe or socket ``src`` is read through its
           descriptor, so bytes that the Python file object has already buffered from it (after
           ``peek()`` or ``readline()``) are not seen: pass such input unread.
-        * ``dst`` a path, ``src`` a file object: ``src`` is first copied, through Python, into a
-          temporary file (in ``tempfile.gettempdir()``), which the library then reshapes into
+        * ``dst`` a path, ``src`` a file object reading a pipe or a character device
+          (``sys.stdin.buffer`` from a pipe, ``subprocess.Popen(...).stdout``): the library opens
+          ``/proc/self/fd/N`` for that descriptor and reads it as its bytes come (the same caveat
+          about buffered bytes).
+        * ``dst`` a path, any other ``src`` file object: ``src`` is first copied, through Python,
+          into a temporary file (in ``tempfile.gettempdir()``), which the library then reshapes into
           ``dst``, so that ``dst`` is still replaced only on success. Pass a path as ``src`` to
           avoid the copy.
         * Otherwise (``dst`` or ``src`` another kind of file object, ``dst`` not a path): the input
@@ -748,7 +781,15 @@ class Rules:
             if isinstance(src, _PATH_TYPES):
                 self._apply_paths(src, dst, flags, threads, progress)
                 return
-            # The library replaces a path only when it reads a path: copy the input to a file.
+            # The library replaces a path only when it reads a path. A pipe's (or a device's) is
+            # /proc/self/fd/N, which it opens again and reads as the bytes come; anything else is
+            # copied to a file first.
+            reopened = _reopenable_path(src)
+            if reopened is not None:
+                path, descriptor = reopened
+                files = _Files().path(_native.RESHAPE_IO_OUTPUT, dst).reopened(_native.RESHAPE_IO_INPUT, path, descriptor, src)
+                self._apply_paths(path, dst, flags, threads, progress, files)
+                return
             import tempfile  # here, not at import: `import reshape` stays quick
 
             with tempfile.NamedTemporaryFile(prefix="reshape-input-", suffix=".json") as copy:

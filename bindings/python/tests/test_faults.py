@@ -147,3 +147,26 @@ def test_a_full_disk_is_enospc_and_leaves_the_file_as_it_was(tmp_path: Path):
         assert [path.name for path in disk.iterdir()] == ["out.json"]
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def test_a_pipe_into_a_path_is_read_as_it_comes_never_copied_whole(tmp_path: Path):
+    # /dev/zero as a file object into a path: the library reads it itself, through
+    # /proc/self/fd/N, and stops at its first byte; a copy first would never end.
+    target = tmp_path / "out.json"
+    target.write_bytes(b"old")
+    script = f"""
+        import subprocess, reshape
+        rules = reshape.Rules({RULES!r})
+        with open("/dev/zero", "rb") as zeros:
+            try:
+                rules.apply_file(zeros, {str(target)!r})
+            except reshape.InvalidJSON as error:
+                print(error)
+        producer = subprocess.Popen(["printf", '{{"u1": {{"name": "Ada", "avatar": {{}}}}}}'], stdout=subprocess.PIPE)
+        rules.apply_file(producer.stdout, {str(target)!r})
+        producer.wait()
+        print(open({str(target)!r}).read())
+        """
+    result = run_child(script, timeout=20)
+    assert result.stdout == ("invalid_json: line 1, column 1: expected a value, found byte 0x00\n"
+                             '{"users":[{"id":"u1","name":"Ada","avatar":null}]}\n'), result.stderr
