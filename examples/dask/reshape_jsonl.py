@@ -27,7 +27,7 @@ import io
 import sys
 import time
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Tuple
 
 import dask
 import dask.bag as db
@@ -35,6 +35,10 @@ from dask.bytes import read_bytes
 from distributed import Client, LocalCluster
 
 import reshape
+
+if TYPE_CHECKING:  # imported where used: pyarrow is needed for --format parquet only
+    import pyarrow as pa
+    from fsspec import AbstractFileSystem
 
 HERE = Path(__file__).resolve().parent
 BLOCK_CHARS = 4_000_000  # a block ends here whatever --block-lines says, so long records stay bounded
@@ -116,8 +120,9 @@ def write_jsonl(records: db.Bag, dst: str) -> int:
     return sum(counts)
 
 
-def write_jsonl_part(records: List[bytes], fs: object, path: str) -> int:
-    with fs.open(path, "wb") as file:  # type: ignore[attr-defined]
+def write_jsonl_part(records: List[bytes], fs: "AbstractFileSystem", path: str) -> int:
+    """One partition's records, a line each, into one file (on a worker); returns their number."""
+    with fs.open(path, "wb") as file:
         file.write(b"".join(record + b"\n" for record in records))
     return len(records)
 
@@ -143,6 +148,7 @@ def write_parquet(records: db.Bag, dst: str) -> int:
 
 
 def arrow_table(records: List[bytes], schema: "Optional[pa.Schema]" = None) -> "pa.Table":
+    """Records as an Arrow table: with `schema`, converted to it; without, with the schema they imply."""
     import pyarrow.json as pajson
 
     options = pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error" if schema else "infer")
@@ -150,14 +156,16 @@ def arrow_table(records: List[bytes], schema: "Optional[pa.Schema]" = None) -> "
 
 
 def arrow_schema(records: List[bytes]) -> "Optional[pa.Schema]":
+    """The schema one partition's records imply (on a worker), or None for no record."""
     return arrow_table(records).schema if records else None
 
 
-def write_parquet_part(records: List[bytes], schema: "pa.Schema", fs: object, path: str) -> int:
+def write_parquet_part(records: List[bytes], schema: "pa.Schema", fs: "AbstractFileSystem", path: str) -> int:
+    """One partition's records, with the merged schema, into one Parquet file (on a worker); returns their number."""
     import pyarrow.parquet as pq
 
     table = arrow_table(records, schema) if records else schema.empty_table()
-    with fs.open(path, "wb") as file:  # type: ignore[attr-defined]
+    with fs.open(path, "wb") as file:
         pq.write_table(table, file)
     return table.num_rows
 
