@@ -2,10 +2,12 @@
 
     python make_input.py /tmp/reshape-input                     # 4 + 4 files, about 1 MB
     python make_input.py /tmp/reshape-big --files 8 --megabytes 160
+    python make_input.py /tmp/reshape-lines --files 8 --megabytes 160 --jsonl-only
 
 Half the files are JSON Lines (``users-NNNN.jsonl``: one user per line, camelCase keys, a blank line
 now and then), half are Firebase exports (``export-NNNN.json``: one keyed collection
-``{"<push id>": {user}}`` per file, snake_case keys, a camelCase ``settings`` object). Users have
+``{"<push id>": {user}}`` per file, snake_case keys, a camelCase ``settings`` object); with
+``--jsonl-only``, all are JSON Lines. Users have
 ``{}`` avatars and ``""`` plans now and then, and names and tags beyond ASCII. The same arguments
 give the same bytes.
 """
@@ -78,14 +80,17 @@ def write_export(path: Path, rng: random.Random, first: int, size: int) -> int:
     return len(users)
 
 
-def make_input(folder: Path, *, files: int = 8, megabytes: float = 1.0, seed: int = 10) -> int:
-    """Writes `files` files (half of each kind) of `megabytes` in all into `folder`; returns the users."""
+def make_input(folder: Path, *, files: int = 8, megabytes: float = 1.0, seed: int = 10, jsonl_only: bool = False) -> int:
+    """Writes `files` files (half of each kind, or all JSON Lines) of `megabytes` in all into `folder`.
+
+    Returns the number of users written.
+    """
     folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     size = int(megabytes * 1_000_000 / files)
     total = 0
     for index in range(files):
-        if index % 2 == 0:
+        if index % 2 == 0 or jsonl_only:
             total += write_lines(folder / f"users-{index:04d}.jsonl", rng, total, size)
         else:
             total += write_export(folder / f"export-{index:04d}.json", rng, total, size)
@@ -98,8 +103,10 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=8, help="how many files, half of each kind (8)")
     parser.add_argument("--megabytes", type=float, default=1.0, help="about how many MB in all (1)")
     parser.add_argument("--seed", type=int, default=10, help="the random seed (10)")
+    parser.add_argument("--jsonl-only", action="store_true", help="JSON Lines files only, no exports")
     args = parser.parse_args()
-    users = make_input(args.folder, files=args.files, megabytes=args.megabytes, seed=args.seed)
+    users = make_input(args.folder, files=args.files, megabytes=args.megabytes, seed=args.seed,
+                       jsonl_only=args.jsonl_only)
     print(f"{users} users in {args.files} files in {args.folder}")
 
 
