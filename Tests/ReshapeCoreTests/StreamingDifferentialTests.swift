@@ -358,6 +358,32 @@ import Testing
         }
     }
 
+    /// A document that needs the whole tree, read from a file or a pipe a page at a time and given
+    /// back as the tree is built: the same bytes, and the same errors (with their lines, columns
+    /// and paths) however far behind the parse the text went, names of open containers and a
+    /// duplicate's name included.
+    @Test func wholeTreesFromFilesAndPipesGiveTheirTextBack() throws {
+        let rules = try Rules(json: #"[{"op":"arrayToKeyed","path":"$.wrapper.items","idKey":"id"},{"op":"emptyObjectToNull"}]"#)
+        let long = String(repeating: "é long text ", count: 9000)
+        func document(_ tail: String) -> [UInt8] {
+            let items = (0..<600).map { #"{"id": "i\#($0)", "n": \#($0), "e": {}, "s": "\#(String(repeating: "x", count: $0 % 97))"}"# }
+            // "wrapper"'s name is far behind the end: the error paths there need it kept.
+            return Array(#"{"wrapper": {"head": {"name": "\#(long)"},\#n "items": [\#(items.joined(separator: ",\n  "))],\#n "tail": {\#(tail)}}}"#.utf8)
+        }
+        let cases: [(String, [UInt8], ApplyOptions)] = [
+            ("valid", document(#""a": 1"#), []),
+            ("invalid near the end", document(#""a": tru"#), []),
+            ("a duplicate after a long value", document(#""a": "\#(long)", "a": 2"#), []),
+            ("duplicates allowed", document(#""a": "\#(long)", "a": 2"#), [.allowDuplicateKeys]),
+            ("too deep near the end", document(#""a": "# + String(repeating: "[", count: 1100) + String(repeating: "]", count: 1100)), []),
+            ("cut short", Array(document(#""a": 1"#).dropLast(3)), []),
+        ]
+        for (name, input, options) in cases {
+            #expect(input.count > 150_000)
+            Self.compare(rules, input, options: options, context: "whole tree: \(name)", exactPipeErrors: true)
+        }
+    }
+
     /// A document from a pipe may be as large as the address space set aside for it: beyond that,
     /// a limit, with the size in the message; JSON Lines, whose lines are each a document, go on.
     @Test func aDocumentFromAPipeStopsAtItsReservation() throws {

@@ -113,6 +113,11 @@ final class InputRegion: @unchecked Sendable {
             descriptor: previous.descriptor, name: previous.name, file: nil, chunk: previous.chunk,
             reservation: previous.capacity)
         let carried = UnsafeRawBufferPointer(rebasing: previous.text[offset...])
+        guard carried.count < capacity else {
+            throw ReshapeError(
+                .limitExceeded,
+                "a line of the input from \(name) is larger than the \(capacity) bytes of address space this process could set aside for it")
+        }
         while committedTo < carried.count { try commitChunk(at: committedTo) }
         if let source = carried.baseAddress { base.copyMemory(from: source, byteCount: carried.count) }
         filled = carried.count

@@ -246,6 +246,9 @@ struct JSONParser: ~Copyable {
             guard index < text.count else { throw failure(at: index, "unexpected end of input, expected a value") }
             let start = index
             tokenStart = start
+            // A member's name stays with its value until the value is linked (a duplicate's error
+            // gives the name's line and column).
+            if releasesBehind, let top = stack.last, top.isObject, top.keyStart >= 0 { tokenStart = top.keyStart }
             let byte = text[index]
             let value: Node
             var opensContainer = false
