@@ -94,18 +94,22 @@ final class BufferSink: OutputSink {
 }
 
 /// Output sent on in large pieces as it is made: small writes are gathered up to `chunk` bytes,
-/// large ones go on as they are. Subclasses say where a piece goes (`send`).
+/// large ones (a batch of records' output) go on as they are, without a copy. Subclasses say
+/// where a piece goes (`send`).
 class ChunkedSink: OutputSink {
     private var pending = ByteBuffer(capacity: ChunkedSink.chunk)
     static let chunk = 1 << 20
+    /// Writes from this size are sent on as they are: copying them would cost more than a call.
+    static let direct = 64 << 10
 
     override func accept(_ bytes: UnsafeRawBufferPointer) throws(ReshapeError) {
-        if pending.count + bytes.count > Self.chunk { try flush() }
-        if bytes.count >= Self.chunk {
+        if bytes.count >= Self.direct {
+            try flush()
             try send(bytes)
-        } else {
-            pending.append(bytes)
+            return
         }
+        if pending.count + bytes.count > Self.chunk { try flush() }
+        pending.append(bytes)
     }
 
     override func flush() throws(ReshapeError) {

@@ -436,44 +436,80 @@ struct JSONParser: ~Copyable {
         index += 1
         let start = index
         var hasEscapes = false
-        // Escapes and UTF-8 sequences may read more input (with a region): `count` follows.
-        var count = text.count
-        while true {
-            while index < count {
-                // Eight bytes at a time up to the next one that needs a look.
-                if let base = text.baseAddress {
-                    while index + 8 <= count {
-                        let special = Self.specialBytes(UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self)))
-                        if special == 0 {
-                            index += 8
-                            continue
-                        }
-                        index += special.trailingZeroBitCount >> 3
-                        break
+        let count = text.count
+        while index < count {
+            // Eight bytes at a time up to the next one that needs a look.
+            if let base = text.baseAddress {
+                while index + 8 <= count {
+                    let special = Self.specialBytes(UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self)))
+                    if special == 0 {
+                        index += 8
+                        continue
                     }
-                    guard index < count else { break }
+                    index += special.trailingZeroBitCount >> 3
+                    break
                 }
-                let byte = text[index]
-                if byte == UInt8(ascii: "\"") {
-                    let span = StringSpan(start: start, end: index, hasEscapes: hasEscapes)
-                    index += 1
-                    return span
-                }
-                if byte == UInt8(ascii: "\\") {
-                    hasEscapes = true
-                    try scanEscape()
-                    count = text.count
-                } else if byte < 0x20 {
-                    throw failure(at: index, "control character U+\(hex(UInt32(byte), width: 4)) in a string must be escaped")
-                } else if byte < 0x80 {
-                    index += 1
-                } else {
-                    try scanUTF8Sequence()
-                    count = text.count
-                }
+                guard index < count else { break }
             }
-            guard readMore() else { break }
-            count = text.count
+            let byte = text[index]
+            if byte == UInt8(ascii: "\"") {
+                let span = StringSpan(start: start, end: index, hasEscapes: hasEscapes)
+                index += 1
+                return span
+            }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                try scanEscape()
+            } else if byte < 0x20 {
+                throw failure(at: index, "control character U+\(hex(UInt32(byte), width: 4)) in a string must be escaped")
+            } else if byte < 0x80 {
+                index += 1
+            } else {
+                try scanUTF8Sequence()
+            }
+        }
+        // The end of what was read (an escape or a sequence may have read more since `count`).
+        guard region != nil else { throw failure(at: opening, "unterminated string") }
+        return try scanStringFurther(opening: opening, start: start, hasEscapes: hasEscapes)
+    }
+
+    /// The rest of a string that went on past what a region had read when `scanString` began: the
+    /// same scan, reading more wherever it reaches the end. Out of line, so that the scan of text
+    /// in memory stays as small as it was.
+    @inline(never)
+    private mutating func scanStringFurther(opening: Int, start: Int, hasEscapes escapes: Bool) throws(ReshapeError) -> StringSpan {
+        var hasEscapes = escapes
+        while index < text.count || readMore() {
+            // Eight bytes at a time up to the next one that needs a look.
+            if let base = text.baseAddress {
+                let count = text.count
+                while index + 8 <= count {
+                    let special = Self.specialBytes(UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self)))
+                    if special == 0 {
+                        index += 8
+                        continue
+                    }
+                    index += special.trailingZeroBitCount >> 3
+                    break
+                }
+                guard index < count else { continue }
+            }
+            let byte = text[index]
+            if byte == UInt8(ascii: "\"") {
+                let span = StringSpan(start: start, end: index, hasEscapes: hasEscapes)
+                index += 1
+                return span
+            }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                try scanEscape()
+            } else if byte < 0x20 {
+                throw failure(at: index, "control character U+\(hex(UInt32(byte), width: 4)) in a string must be escaped")
+            } else if byte < 0x80 {
+                index += 1
+            } else {
+                try scanUTF8Sequence()
+            }
         }
         throw failure(at: opening, "unterminated string")
     }
@@ -678,6 +714,8 @@ struct JSONParser: ~Copyable {
         region?.position(of: offset) ?? TextPosition(of: offset, in: text)
     }
 
+    /// The error at `offset`: out of line, so that the scanners that may fail stay small.
+    @inline(never)
     func failure(at offset: Int, _ message: String) -> ReshapeError {
         if let readError { return readError }
         let position = position(of: offset)

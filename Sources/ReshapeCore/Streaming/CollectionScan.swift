@@ -103,17 +103,13 @@ extension JSONParser {
     /// tree) stays empty. What the collection's own text gets wrong fails here as the whole tree
     /// fails on it: the same message, at the same place, with the same path.
     mutating func scanRecords(into container: Node, isObject: Bool, scan: CollectionScan) throws(ReshapeError) {
+        let keepNames = region.map { !$0.canReread } ?? false
         scan.met(
             isObject ? .object : .array, container: container, root: stack.first?.container ?? container, start: index - 1,
-            keepingNames: region.map { !$0.canReread } ?? false, path: stack.isEmpty ? "$" : currentPath())
+            keepingNames: keepNames, path: stack.isEmpty ? "$" : currentPath())
         progress = nil  // The stream reports its batches from here on.
         // The stream gives back the input its batches are done with, the envelope's names included.
         saveKeys(below: index)
-        // On the stack while its records are scanned, as while the whole tree reads it: errors
-        // get the paths the whole tree gives them.
-        stack.append(Frame(container: container, isObject: isObject))
-        defer { stack.removeLast() }
-        let top = stack.count - 1
         let closer = UInt8(ascii: isObject ? "}" : "]")
         skipWhitespace()
         if index < text.count, text[index] == closer {
@@ -121,60 +117,69 @@ extension JSONParser {
             scan.ended(at: index)
             return
         }
+        // The whole tree's paths: the collection's, or a record's while its value is read.
+        func path(_ error: ReshapeError, record slice: RecordSlice? = nil) -> ReshapeError {
+            guard error.code != .ioError else { return error }
+            var moved = error
+            moved.path = slice.map { recordPath($0, in: scan) } ?? scan.path
+            return moved
+        }
         var ordinal = 0
         while true {
             var slice = RecordSlice(start: 0, end: 0, keyStart: -1, keyEnd: -1, keyHasEscapes: false, ordinal: ordinal)
             if isObject {
                 skipWhitespace()
-                guard index < text.count else { throw failure(at: index, "unexpected end of input, expected a member name") }
+                guard index < text.count else { throw path(failure(at: index, "unexpected end of input, expected a member name")) }
                 guard text[index] == UInt8(ascii: "\"") else {
-                    throw failure(at: index, "expected a member name in double quotes, found \(describeByte(at: index))")
+                    throw path(failure(at: index, "expected a member name in double quotes, found \(describeByte(at: index))"))
                 }
                 let quote = index
-                stack[top].keyStart = quote
-                stack[top].savedKey = nil
-                let span = try scanString()
+                let span: StringSpan
+                do throws(ReshapeError) {
+                    span = try scanString()
+                } catch {
+                    throw path(error)
+                }
                 (slice.keyStart, slice.keyEnd, slice.keyHasEscapes) = (span.start, span.end, span.hasEscapes)
                 skipWhitespace()
-                guard index < text.count else { throw failure(at: index, "unexpected end of input, expected ':'") }
+                guard index < text.count else { throw path(failure(at: index, "unexpected end of input, expected ':'")) }
                 guard text[index] == UInt8(ascii: ":") else {
-                    throw failure(at: index, "expected ':' after a member name, found \(describeByte(at: index))")
+                    throw path(failure(at: index, "expected ':' after a member name, found \(describeByte(at: index))"))
                 }
                 index += 1
-                stack[top].inValue = true
                 skipWhitespace()
                 keyBuffer.removeAll()
                 if span.hasEscapes { Self.decodeEscapes(text, span, into: &keyBuffer) }
                 let name = span.hasEscapes ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
                 do throws(ReshapeError) {
-                    try checkCollectionName(name, at: quote, scan: scan)
+                    try checkCollectionName(name, at: quote, scan: scan, keeping: keepNames)
                 } catch {
                     // The whole tree reads a value before it links it, unless the value is an
                     // object or an array (linked as it opens): its errors come first.
                     let opener = index < text.count ? text[index] : 0
-                    if opener != UInt8(ascii: "{") && opener != UInt8(ascii: "["), let valueError = valueError(from: index) {
+                    slice.start = index
+                    if opener != UInt8(ascii: "{") && opener != UInt8(ascii: "["),
+                        let valueError = valueError(from: index, path: recordPath(slice, in: scan))
+                    {
                         throw valueError
                     }
-                    throw error
+                    throw path(error, record: slice)
                 }
             } else {
-                stack[top].inValue = true
-                stack[top].count = ordinal
                 skipWhitespace()
             }
             slice.start = index
             do throws(ReshapeError) {
                 try skipValue()
             } catch {
-                throw readError ?? valueError(from: slice.start) ?? error
+                throw readError ?? valueError(from: slice.start, path: recordPath(slice, in: scan)) ?? path(error, record: slice)
             }
             slice.end = index
             try scan.onRecord(slice)
             ordinal += 1
-            stack[top].inValue = false
             skipWhitespace()
             guard index < text.count else {
-                throw failure(at: index, "unexpected end of input, expected ',' or '\(isObject ? "}" : "]")'")
+                throw path(failure(at: index, "unexpected end of input, expected ',' or '\(isObject ? "}" : "]")'"))
             }
             if text[index] == UInt8(ascii: ",") {
                 index += 1
@@ -182,12 +187,25 @@ extension JSONParser {
             }
             guard text[index] == closer else {
                 let expected = isObject ? "',' or '}' after a member" : "',' or ']' after an element"
-                throw failure(at: index, "expected \(expected), found \(describeByte(at: index))")
+                throw path(failure(at: index, "expected \(expected), found \(describeByte(at: index))"))
             }
             index += 1
             scan.ended(at: index)
             return
         }
+    }
+
+    /// The normalized path of the record `slice` (its member name read from the input).
+    private func recordPath(_ slice: RecordSlice, in scan: CollectionScan) -> String {
+        var step = NormalizedPath()
+        if slice.keyStart >= 0 {
+            var decoded = ByteBuffer(capacity: slice.keyEnd - slice.keyStart)
+            Self.decodeEscapes(text, StringSpan(start: slice.keyStart, end: slice.keyEnd, hasEscapes: slice.keyHasEscapes), into: &decoded)
+            decoded.withBytes { step.append(key: String(jsonBytes: $0)) }
+        } else {
+            step.append(index: slice.ordinal)
+        }
+        return scan.path + step.text.dropFirst()
     }
 
     /// Refuses the collection's member `name` (decoded; its opening quote is just before `start`)
@@ -199,19 +217,10 @@ extension JSONParser {
     /// The first name out of order fills the table with the names before it, read again from
     /// the input (once per collection), and the table decides from then on.
     private func checkCollectionName(
-        _ name: UnsafeRawBufferPointer, at start: Int, scan: CollectionScan
+        _ name: UnsafeRawBufferPointer, at start: Int, scan: CollectionScan, keeping: Bool
     ) throws(ReshapeError) {
-        try checkNameAgainstEarlierOnes(name, at: start, scan: scan)
-        if scan.keptNames != nil {
-            let length = UInt32(truncatingIfNeeded: name.count)
-            withUnsafeBytes(of: length) { scan.keptNames?.append(contentsOf: $0) }
-            scan.keptNames?.append(contentsOf: name)
-        }
-    }
-
-    private func checkNameAgainstEarlierOnes(
-        _ name: UnsafeRawBufferPointer, at start: Int, scan: CollectionScan
-    ) throws(ReshapeError) {
+        // From a pipe, each name is kept for the checks of the names after it.
+        defer { if keeping { keep(name, in: scan) } }
         let membersStart = scan.textRange.lowerBound + 1
         if scan.ascending {
             scan.seen += 1
@@ -245,6 +254,12 @@ extension JSONParser {
         {
             throw failure(at: start, "duplicate member name \(quoted(String(jsonBytes: name)))")
         }
+    }
+
+    private func keep(_ name: UnsafeRawBufferPointer, in scan: CollectionScan) {
+        let length = UInt32(truncatingIfNeeded: name.count)
+        withUnsafeBytes(of: length) { scan.keptNames?.append(contentsOf: $0) }
+        scan.keptNames?.append(contentsOf: name)
     }
 
     /// The table's slots for the records the collection's length promises, judged from the

@@ -26,13 +26,14 @@ struct RecordPlace {
 }
 
 extension JSONParser {
-    /// The error the whole tree gives for the value that starts at `start` and that a quick scan
-    /// could not get past (it ends the input, or starts with a byte no value starts with): the
-    /// value is read as the tree reads it, on its own, and its error moved to its place. Nil
-    /// when that reading fails on nothing (then the scan's own error stands).
-    func valueError(from start: Int) -> ReshapeError? {
+    /// The error the whole tree gives for the record that starts at `start`, whose path is `path`,
+    /// and that a quick scan could not get past (it ends the input, or starts with a byte no value
+    /// starts with): the record is read as the tree reads it, on its own, and its error moved to
+    /// its place. Nil when that reading fails on nothing (then the scan's own error stands).
+    func valueError(from start: Int, path: String) -> ReshapeError? {
         guard start < text.count else { return nil }
-        let depthLeft = maxDepth - stack.count
+        // The record's depth: the envelope's open containers and the collection.
+        let depthLeft = maxDepth - (stack.count + 1)
         var reader = JSONParser(
             text: UnsafeRawBufferPointer(rebasing: text[start..<text.count]), allowDuplicateKeys: allowDuplicateKeys,
             errorCode: .invalidJSON, rawDepth: nil, maxDepth: max(0, depthLeft))
@@ -45,7 +46,7 @@ extension JSONParser {
             error = failure
         }
         let position = position(of: start)
-        let place = RecordPlace(start: start, line: position.line, column: position.column, path: currentPath())
+        let place = RecordPlace(start: start, line: position.line, column: position.column, path: path)
         return place.documentError(error, maxDepth: maxDepth)
     }
 }
