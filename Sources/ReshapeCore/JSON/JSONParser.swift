@@ -436,7 +436,30 @@ struct JSONParser: ~Copyable {
         index += 1
         let start = index
         var hasEscapes = false
-        let count = text.count
+        if let span = try scanStringBytes(start: start, upTo: text.count, hasEscapes: &hasEscapes) { return span }
+        guard region != nil else { throw failure(at: opening, "unterminated string") }
+        return try scanStringFurther(opening: opening, start: start, hasEscapes: hasEscapes)
+    }
+
+    /// The rest of a string that went on past what a region had read when `scanString` began,
+    /// reading more wherever the scan reaches the end. Out of line, so that the scan of text in
+    /// memory stays as small as it was.
+    @inline(never)
+    private mutating func scanStringFurther(opening: Int, start: Int, hasEscapes escapes: Bool) throws(ReshapeError) -> StringSpan {
+        var hasEscapes = escapes
+        while true {
+            if let span = try scanStringBytes(start: start, upTo: text.count, hasEscapes: &hasEscapes) { return span }
+            // An escape or a sequence near the end may have read more already.
+            if index < text.count { continue }
+            guard readMore() else { break }
+        }
+        throw failure(at: opening, "unterminated string")
+    }
+
+    /// Scans a string's content from `index` up to `count` (what was read when the call began):
+    /// its span when the closing quote comes first (`index` then past it), else nil.
+    @inline(__always)
+    private mutating func scanStringBytes(start: Int, upTo count: Int, hasEscapes: inout Bool) throws(ReshapeError) -> StringSpan? {
         while index < count {
             // Eight bytes at a time up to the next one that needs a look.
             if let base = text.baseAddress {
@@ -468,50 +491,7 @@ struct JSONParser: ~Copyable {
                 try scanUTF8Sequence()
             }
         }
-        // The end of what was read (an escape or a sequence may have read more since `count`).
-        guard region != nil else { throw failure(at: opening, "unterminated string") }
-        return try scanStringFurther(opening: opening, start: start, hasEscapes: hasEscapes)
-    }
-
-    /// The rest of a string that went on past what a region had read when `scanString` began: the
-    /// same scan, reading more wherever it reaches the end. Out of line, so that the scan of text
-    /// in memory stays as small as it was.
-    @inline(never)
-    private mutating func scanStringFurther(opening: Int, start: Int, hasEscapes escapes: Bool) throws(ReshapeError) -> StringSpan {
-        var hasEscapes = escapes
-        while index < text.count || readMore() {
-            // Eight bytes at a time up to the next one that needs a look.
-            if let base = text.baseAddress {
-                let count = text.count
-                while index + 8 <= count {
-                    let special = Self.specialBytes(UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self)))
-                    if special == 0 {
-                        index += 8
-                        continue
-                    }
-                    index += special.trailingZeroBitCount >> 3
-                    break
-                }
-                guard index < count else { continue }
-            }
-            let byte = text[index]
-            if byte == UInt8(ascii: "\"") {
-                let span = StringSpan(start: start, end: index, hasEscapes: hasEscapes)
-                index += 1
-                return span
-            }
-            if byte == UInt8(ascii: "\\") {
-                hasEscapes = true
-                try scanEscape()
-            } else if byte < 0x20 {
-                throw failure(at: index, "control character U+\(hex(UInt32(byte), width: 4)) in a string must be escaped")
-            } else if byte < 0x80 {
-                index += 1
-            } else {
-                try scanUTF8Sequence()
-            }
-        }
-        throw failure(at: opening, "unterminated string")
+        return nil
     }
 
     private mutating func scanEscape() throws(ReshapeError) {
