@@ -141,33 +141,44 @@ def test_peak_memory_of_an_output_made_whole():
 
 
 def test_ctrl_c_stops_a_large_apply_on_the_main_thread():
-    # SIGINT with Python's own handler, sent by another thread a moment after the first piece, so
-    # that it comes while the library works between two pieces: KeyboardInterrupt, nothing
-    # printed (a handler's exception as a callback is entered would be printed and lost), fewer
-    # pieces taken than the output has, and the rules work on.
+    # SIGINT with Python's own handler, sent while the library works on its helper thread (from
+    # inside the first piece's write, which then waits until the main thread has taken the
+    # signal): KeyboardInterrupt, nothing printed (a handler's exception as a callback is entered
+    # would be printed and lost), no piece taken after the first, and the rules work on. Waiting
+    # on the handler, not on a clock, keeps a slow machine from finishing the output first.
     output = run("""
-        import io, os, signal, threading, time
+        import io, os, signal, threading
         import reshape
-        from reshape import _rules
+        from reshape import _calls, _rules
 
         pieces = []
+        handled = threading.Event()
+        fail = _calls.Call.fail
+
+        def failing(call, error):
+            fail(call, error)
+            handled.set()
 
         class Interrupting(io.BytesIO):
             def write(self, piece):
                 pieces.append(len(piece))
                 if len(pieces) == 1:
-                    threading.Timer(0.02, os.kill, (os.getpid(), signal.SIGINT)).start()
+                    os.kill(os.getpid(), signal.SIGINT)
+                    print("handled", handled.wait(30))
                 return super().write(piece)
 
-        _rules.io.BytesIO = Interrupting
         rules = reshape.Rules([{"op": "keyedToArray", "idKey": "id"}, {"op": "convertKeys"}])
         data = ("{" + ",".join(f'"k{i}": {{"some_number": {i}}}' for i in range(300_000)) + "}").encode()
+        whole = rules.apply(data)
+        _calls.Call.fail = failing
+        _rules.io.BytesIO = Interrupting
         try:
             rules.apply(data)
             print("finished", len(pieces))
         except KeyboardInterrupt:
-            print("KeyboardInterrupt", len(pieces) < 10)
+            print("KeyboardInterrupt", pieces[0] < len(whole), len(pieces))
         _rules.io.BytesIO = io.BytesIO
+        _calls.Call.fail = fail
         print(rules.apply(b'{"a": {}}').decode())
     """)
-    assert output.splitlines() == ["KeyboardInterrupt True", '[{"id":"a"}]']
+    assert output.splitlines() == ["handled True", "KeyboardInterrupt True 1", '[{"id":"a"}]']
