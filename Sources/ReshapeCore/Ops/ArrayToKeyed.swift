@@ -3,7 +3,7 @@
 ///
 /// The id must be a string or an integer (written as its decimal text); a missing, duplicate or
 /// other id is an error. Without `keepId` the id member is dropped from each record.
-struct ArrayToKeyed: Operation {
+struct ArrayToKeyed: PathOperation {
     static let name = "arrayToKeyed"
     let path: JSONPath
     let idKey: String
@@ -78,5 +78,23 @@ struct ArrayToKeyed: Operation {
                 .ruleFailed, "duplicate id \(quoted(String(jsonBytes: name.bytes)))",
                 path: selection.path(of: match, .index(index), .key(idKey)))
         }
+    }
+}
+
+// MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
+
+
+extension ArrayToKeyed {
+    /// Per record inside records; keying the collection itself needs every record's field.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { _, reach in
+            reach.selectsAbove || reach.selectsCollection
+                ? .wholeDocument("keys the collection by a field, which must be unique across records") : .perRecord
+        }
+    }
+
+    /// Records take the tree.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+        false
     }
 }

@@ -1,6 +1,6 @@
 /// `blankStringToNull`: each selected `""` becomes `null` (APIs that send `""` for a missing
 /// optional string or enum); with `trim`, strings of only white space (Unicode White_Space) too.
-struct BlankStringToNull: Operation {
+struct BlankStringToNull: PathOperation {
     static let name = "blankStringToNull"
     let path: JSONPath
     let trim: Bool
@@ -37,5 +37,22 @@ struct BlankStringToNull: Operation {
             return bytes.allSatisfy { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
         }
         return String(jsonBytes: bytes).unicodeScalars.allSatisfy(\.properties.isWhitespace)
+    }
+}
+
+// MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
+
+
+extension BlankStringToNull {
+    /// Per record: it never changes the collection or the objects above it.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { _, _ in .perRecord }
+    }
+
+    /// On the text over `$..*`: each blank string is written `null`.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+        guard path.isEveryDescendant else { return false }
+        builder.nullBlankStringsEverywhere(trim: trim)
+        return true
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// `null` stays `null` for every target (an absent value is not a failure). A value that cannot
 /// be converted is an error, or becomes `null` (`onFail: "null"`), or stays as it is (`"keep"`).
-struct Coerce: Operation {
+struct Coerce: PathOperation {
     static let name = "coerce"
 
     enum Target: String, CaseIterable {
@@ -127,5 +127,23 @@ struct Coerce: Operation {
         case .bool: return node.isTrue ? "true" : "false"
         default: return node.kind.described
         }
+    }
+}
+
+// MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
+
+
+extension Coerce {
+    /// Per record when it coerces values inside records.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { _, reach in
+            reach.selectsAbove || reach.selectsCollection
+                ? .wholeDocument("coerces the collection or its envelope") : .perRecord
+        }
+    }
+
+    /// Records take the tree.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+        false
     }
 }

@@ -1,6 +1,6 @@
 /// `default`: sets `key` to `value` on each selected object where the member is missing (added at
 /// the end) or `null` (replaced in place).
-struct Default: Operation {
+struct Default: PathOperation {
     static let name = "default"
     let path: JSONPath
     let key: String
@@ -31,5 +31,24 @@ struct Default: Operation {
             try document.grow(values: value.values, bytes: key.utf8.count + 4 + value.text.count)
             try Make.set(object, key, try value.makeNode())
         }
+    }
+}
+
+// MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
+
+
+extension Default {
+    /// Per record, unless it adds a member to an object collection (a record of its own, which no
+    /// record's document may add alone).
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { step, reach in
+            reach.selectsCollection && step.kind == .object
+                ? .wholeDocument("adds a member to the collection of records") : .perRecord
+        }
+    }
+
+    /// Records take the tree.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+        false
     }
 }

@@ -1,6 +1,6 @@
 /// `emptyObjectToNull`: each selected `{}` becomes `null` (APIs that send `{}` for a missing
 /// optional object). Objects that only become empty through this rule stay as they are.
-struct EmptyObjectToNull: Operation {
+struct EmptyObjectToNull: PathOperation {
     static let name = "emptyObjectToNull"
     let path: JSONPath
 
@@ -21,5 +21,26 @@ struct EmptyObjectToNull: Operation {
                 try selection.replace(match, with: Make.null())
             }
         }
+    }
+}
+
+// MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
+
+
+extension EmptyObjectToNull {
+    /// Per record: the objects above the collection hold it, and the collection holds a record,
+    /// unless a rule before removed records.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { step, reach in
+            reach.selectsCollection && step.kind == .object && step.mayDropRecords
+                ? .wholeDocument("may see the collection empty only once every record is removed") : .perRecord
+        }
+    }
+
+    /// On the text over `$..*`: each `{}` is written `null`.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+        guard path.isEveryDescendant else { return false }
+        builder.nullEmptyObjectsEverywhere()
+        return true
     }
 }

@@ -3,7 +3,7 @@
 /// The id comes first and member order is kept. Firebase's quirks are handled: `null` (an empty
 /// collection) becomes `[]`, and an array (what Firebase sends when the keys are small integers)
 /// becomes records whose id is the index as a string, skipping `null` holes.
-struct KeyedToArray: Operation {
+struct KeyedToArray: PathOperation {
     static let name = "keyedToArray"
 
     enum OnConflict: String, CaseIterable {
@@ -199,5 +199,33 @@ struct KeyedToArray: Operation {
             throw error
         }
         return record
+    }
+}
+
+// MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
+
+
+extension KeyedToArray {
+    /// Per record when it makes records of the object collection itself (the collection becomes an
+    /// array, under `wrapIn` when given), or works inside records.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { step, reach in
+            if reach.selectsAbove { return .wholeDocument("makes records of the collection's ancestor") }
+            if reach.selectsCollection {
+                guard step.kind == .object else {
+                    return .wholeDocument("keyedToArray on an array numbers the records by position")
+                }
+                step.kind = .array
+                if nonObject == .skip { step.mayDropRecords = true }
+                if let wrapIn { step.chain.append(Array(wrapIn.utf8)) }
+            }
+            return .perRecord
+        }
+    }
+
+    /// On the text, when it makes the records of the collection: the id goes in front of each
+    /// record (a record that is not an object, or has the id member already, takes the tree).
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+        before.kind == .object && after.kind == .array && builder.makeRecords(idKey: idKey)
     }
 }

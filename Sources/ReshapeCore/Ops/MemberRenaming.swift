@@ -149,3 +149,30 @@ struct MemberRenaming {
         return (String(decoding: originals[earlier], as: UTF8.self), String(decoding: final, as: UTF8.self))
     }
 }
+
+// MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
+
+
+extension MemberRenaming {
+    /// The streaming verdict for a renaming rule that selects `reach` on the chain to the
+    /// collection: renaming an object collection's members renames the records' ids, which must
+    /// stay unique across records (whole document); else per record, with the names on the chain
+    /// renamed as the rule will (all below the shallowest selected object, when `deep`).
+    static func planStep(
+        _ step: inout RecordPlan.Step, reach: RecordPlan.PathReach, deep: Bool, newName: (KeyBytes) -> [UInt8]?
+    ) -> RecordPlan.Verdict {
+        let selectedDepths = reach.onChain.selectedDepths
+        guard let shallowest = selectedDepths.min() else { return .perRecord }
+        if step.kind == .object && (deep || reach.selectsCollection) {
+            return .wholeDocument("renames the records' ids, which must stay unique across records")
+        }
+        var renamed = step.chain
+        for level in step.chain.indices {
+            let selected = deep ? level >= shallowest : selectedDepths.contains(level)
+            guard selected else { continue }
+            if let name = step.chain[level].withUnsafeBytes({ newName($0) }) { renamed[level] = name }
+        }
+        step.chain = renamed
+        return .perRecord
+    }
+}

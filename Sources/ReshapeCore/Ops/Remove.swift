@@ -1,6 +1,6 @@
 /// `remove`: removes the selected members or elements. Selecting nothing removes nothing, so a
 /// rule can clean up members that only some responses have.
-struct Remove: Operation {
+struct Remove: PathOperation {
     static let name = "remove"
     let path: JSONPath
 
@@ -21,5 +21,25 @@ struct Remove: Operation {
         for match in try selection.editOrder() {
             try selection.remove(match)
         }
+    }
+}
+
+// MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
+
+
+extension Remove {
+    /// Per record when it removes records or values inside them (removing records leaves some
+    /// records' collections empty, which rules after it must not mistake for the document's).
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { step, reach in
+            if reach.selectsAbove || reach.selectsCollection { return .wholeDocument("removes the collection or its envelope") }
+            if reach.selectsRecords { step.mayDropRecords = true }
+            return .perRecord
+        }
+    }
+
+    /// Records take the tree.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+        false
     }
 }

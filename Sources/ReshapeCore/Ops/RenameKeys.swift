@@ -1,6 +1,6 @@
 /// `renameKeys`: renames the listed members of the selected objects (and below, when `deep`),
 /// keeping their positions.
-struct RenameKeys: Operation {
+struct RenameKeys: PathOperation {
     static let name = "renameKeys"
     /// Old name → new name, by bytes (never by canonical equivalence: "é" and "e\u{301}" differ).
     let map: [[UInt8]: [UInt8]]
@@ -19,7 +19,7 @@ struct RenameKeys: Operation {
     var rawAccess: RawAccess { deep ? .anyDepth : .matches(of: path) }
 
     /// A member's new name, or nil when it stays.
-    var newName: (KeyBytes) -> [UInt8]? {
+    var newName: @Sendable (KeyBytes) -> [UInt8]? {
         let map = self.map
         return { key in
             guard let to = map[Array(key)] else { return nil }
@@ -36,5 +36,23 @@ struct RenameKeys: Operation {
         for match in deep ? try selection.outermostMatches() : try selection.editOrder() {
             try renaming.apply(to: selection.node(match), at: match, in: selection, document: document)
         }
+    }
+}
+
+// MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
+
+
+extension RenameKeys {
+    /// Per record unless it renames the records' names in an object collection; the names on the
+    /// chain to the collection are renamed as the rule renames them.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { step, reach in MemberRenaming.planStep(&step, reach: reach, deep: deep, newName: newName) }
+    }
+
+    /// On the text when deep from `$`: every member is renamed.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+        guard deep, path.isRoot else { return false }
+        builder.renameEverywhere(newName)
+        return true
     }
 }

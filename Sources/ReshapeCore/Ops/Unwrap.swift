@@ -50,3 +50,52 @@ struct Unwrap: Operation {
         document.replaceRoot(with: array)
     }
 }
+
+// MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
+
+
+extension Unwrap {
+    /// Per record when it unwraps the collection or an object of its envelope by names alone: the
+    /// collection then lies that much nearer the root.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        let names = path.leadingNames
+        let depth = step.chain.count
+        guard path.isSingular else {
+            return .wholeDocument("unwrap with a wildcard or '..' collects values across records")
+        }
+        guard names.count <= depth, step.chain.starts(with: names) else {
+            return .wholeDocument("unwraps a value that is not the collection or its envelope")
+        }
+        guard names.count == path.segments.count else {
+            // An index after the names: into the collection itself, or into its envelope.
+            return .wholeDocument(
+                names.count == depth ? "index into the collection" : "unwraps a value that is not the collection or its envelope")
+        }
+        step.chain.removeFirst(names.count)
+        return .perRecord
+    }
+
+    /// The collection may lie at the names it unwraps or below; the rules after it see the
+    /// document from there (names only: past an index, nothing after it is followed back).
+    func suggestChains(_ candidates: inout RecordPlan.Candidates) -> Bool {
+        let names = path.leadingNames
+        guard path.isSingular, names.count == path.segments.count else { return false }
+        candidates.add(path)
+        if names.starts(with: candidates.wraps) {
+            candidates.base += names.dropFirst(candidates.wraps.count)
+            candidates.wraps = []
+        } else if candidates.wraps.starts(with: names) {
+            candidates.wraps.removeFirst(names.count)
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// Nothing on a record's text: records are moved whole.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+        true
+    }
+
+    var summary: String { "\(Self.name) \(path.text)" }
+}

@@ -23,3 +23,27 @@ struct Wrap: Operation {
         document.replaceRoot(with: object)
     }
 }
+
+// MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
+
+
+extension Wrap {
+    /// Per record: the collection lies one member further from the root.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.chain.insert(Array(key.utf8), at: 0)
+        return .perRecord
+    }
+
+    /// The rules after it see the input under `key`.
+    func suggestChains(_ candidates: inout RecordPlan.Candidates) -> Bool {
+        candidates.wraps.insert(Array(key.utf8), at: 0)
+        return true
+    }
+
+    /// Nothing on a record's text: records are moved whole.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+        true
+    }
+
+    var summary: String { "\(Self.name) \(quoted(key))" }
+}

@@ -14,31 +14,54 @@ protocol Operation: Sendable {
 
     /// How deep the rule looks into the document, for the raw-value fast path.
     var rawAccess: RawAccess { get }
+
+    // Streaming (see `RecordPlan`, `RecordFastPath`): each op says for itself how it runs record
+    // by record; nothing outside `Ops/` asks which op a rule is.
+
+    /// Whether the rule runs per record on the collection `step` describes (the verdict, and its
+    /// reason otherwise, which `reshape check` prints), moving `step` as the rule moves the
+    /// collection.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict
+
+    /// Adds the places in the input where the rule suggests the collection of records lies
+    /// (`candidates.add(path)` for a rule that selects with a path); false when the rules after
+    /// it cannot be followed back to the input.
+    func suggestChains(_ candidates: inout RecordPlan.Candidates) -> Bool
+
+    /// Adds what the rule does to a record's text to `builder`, the rule running per record on
+    /// the collection `before` describes (`after`, once it ran); false when a record needs its
+    /// tree for this rule.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool
+
+    /// The op and what it selects, as `reshape check` names the rule: `remove $[-1]`.
+    var summary: String { get }
 }
 
-/// Every op of the rules document.
-enum Operations {
-    static func type(named name: String) -> (any Operation.Type)? {
-        switch name {
-        case Unwrap.name: Unwrap.self
-        case Wrap.name: Wrap.self
-        case KeyedToArray.name: KeyedToArray.self
-        case ArrayToKeyed.name: ArrayToKeyed.self
-        case EmptyObjectToNull.name: EmptyObjectToNull.self
-        case BlankStringToNull.name: BlankStringToNull.self
-        case ConvertKeys.name: ConvertKeys.self
-        case RenameKeys.name: RenameKeys.self
-        case Remove.name: Remove.self
-        case Default.name: Default.self
-        case Coerce.name: Coerce.self
-        default: nil
-        }
+/// An op that selects what it works on with a `path` param.
+protocol PathOperation: Operation {
+    var path: JSONPath { get }
+}
+
+extension PathOperation {
+    /// The collection may lie at any prefix of the member names the path starts with.
+    func suggestChains(_ candidates: inout RecordPlan.Candidates) -> Bool {
+        candidates.add(path)
+        return true
     }
 
-    static var names: [String] {
-        [
-            Unwrap.name, Wrap.name, KeyedToArray.name, ArrayToKeyed.name, EmptyObjectToNull.name,
-            BlankStringToNull.name, ConvertKeys.name, RenameKeys.name, Remove.name, Default.name, Coerce.name,
-        ]
+    var summary: String { "\(Self.name) \(path.text)" }
+}
+
+/// Every op of the rules document: adding an op is adding its file under `Ops/` and its type here.
+enum Operations {
+    static let all: [any Operation.Type] = [
+        Unwrap.self, Wrap.self, KeyedToArray.self, ArrayToKeyed.self, EmptyObjectToNull.self, BlankStringToNull.self,
+        ConvertKeys.self, RenameKeys.self, Remove.self, Default.self, Coerce.self,
+    ]
+
+    static func type(named name: String) -> (any Operation.Type)? {
+        all.first { $0.name == name }
     }
+
+    static var names: [String] { all.map { $0.name } }
 }

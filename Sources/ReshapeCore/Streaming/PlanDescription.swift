@@ -23,20 +23,10 @@ extension Rules {
 
     private func lines(for route: RecordPlan.Route) -> [String] {
         operations.indices.map { offset in
-            let rule = "rule \(offset + 1) (\(summary(of: operations[offset])))"
+            let rule = "rule \(offset + 1) (\(operations[offset].summary))"
             if offset < route.streamed { return "\(rule) runs per record" }
             if offset == route.streamed { return "\(rule) needs the whole document: \(route.reason ?? "")" }
             return "\(rule) runs on the whole document, after rule \(route.streamed + 1)"
-        }
-    }
-
-    /// `remove $[-1]`: the op and the path it selects with (or `unwrap`'s and `wrap`'s operand).
-    private func summary(of operation: any Operation) -> String {
-        let name = type(of: operation).name
-        switch operation {
-        case let unwrap as Unwrap: return "\(name) \(unwrap.path.text)"
-        case let wrap as Wrap: return "\(name) \(quoted(wrap.key))"
-        default: return operation.streamingPath.map { "\(name) \($0.text)" } ?? name
         }
     }
 }

@@ -28,61 +28,67 @@ struct RecordFastPath: Sendable {
     /// The id value is blank-checked when a `blankStringToNull` comes after `keyedToArray`.
     let idBlankCheck: (trim: Bool, enabled: Bool)
 
+    /// What the rules do to a record's text, gathered rule by rule: each op adds its part
+    /// (`Operation.addToFastPath`, in its file under `Ops/`).
+    struct Builder {
+        fileprivate(set) var nullEmptyObjects = false
+        fileprivate(set) var nullBlankStrings = false
+        fileprivate(set) var trim = false
+        fileprivate(set) var renames: [@Sendable (KeyBytes) -> [UInt8]?] = []
+        /// The id member's name, once `keyedToArray` made the collection's records.
+        fileprivate(set) var idKey: String? = nil
+        fileprivate var renamesAfterKeyed: [@Sendable (KeyBytes) -> [UInt8]?] = []
+        fileprivate var blankAfterKeyed: (trim: Bool, enabled: Bool) = (false, false)
+
+        /// `{}` becomes `null`, at any depth.
+        mutating func nullEmptyObjectsEverywhere() {
+            nullEmptyObjects = true
+        }
+
+        /// A blank string (or, with `trim`, one of whitespace only) becomes `null`, at any depth.
+        mutating func nullBlankStringsEverywhere(trim: Bool) {
+            nullBlankStrings = true
+            self.trim = self.trim || trim
+            if idKey != nil { blankAfterKeyed = (blankAfterKeyed.trim || trim, true) }
+        }
+
+        /// Every member, at any depth, is renamed by `rename` (nil: it stays), after the renamings
+        /// added before.
+        mutating func renameEverywhere(_ rename: @escaping @Sendable (KeyBytes) -> [UInt8]?) {
+            renames.append(rename)
+            if idKey != nil { renamesAfterKeyed.append(rename) }
+        }
+
+        /// Each member of the object collection becomes a record with its name under `idKey`, in
+        /// front; false when records were made so already.
+        mutating func makeRecords(idKey: String) -> Bool {
+            guard self.idKey == nil else { return false }
+            self.idKey = idKey
+            return true
+        }
+    }
+
     /// The fast path for the rules `0..<route.streamed`, or nil when some rule needs the tree.
     static func make(for operations: [any Operation], route: RecordPlan.Route, kind: RecordPlan.Kind, chain start: [[UInt8]])
         -> RecordFastPath?
     {
-        var nullEmpty = false
-        var nullBlank = false
-        var trim = false
-        var renames: [@Sendable (KeyBytes) -> [UInt8]?] = []
-        var keyed: KeyedToArray? = nil
-        var renamesAfterKeyed: [@Sendable (KeyBytes) -> [UInt8]?] = []
-        var blankAfterKeyed: (trim: Bool, enabled: Bool) = (false, false)
+        var builder = Builder()
         // The collection as the plan follows it: `keyedToArray` is the collection's own only when
         // the plan says it turns the object collection into an array.
-        var chain = start
-        var collectionKind = kind
-        var mayDrop = false
+        var step = RecordPlan.Step(chain: start, kind: kind)
         for operation in operations[0..<route.streamed] {
-            let kindBefore = collectionKind
-            _ = RecordPlan.step(operation, chain: &chain, kind: &collectionKind, mayDropRecords: &mayDrop)
-            switch operation {
-            case is Unwrap, is Wrap:
-                continue
-            case let rule as KeyedToArray:
-                guard kindBefore == .object, collectionKind == .array, keyed == nil else { return nil }
-                keyed = rule
-            case let rule as EmptyObjectToNull:
-                guard rule.path.isEveryDescendant else { return nil }
-                nullEmpty = true
-            case let rule as BlankStringToNull:
-                guard rule.path.isEveryDescendant else { return nil }
-                nullBlank = true
-                trim = trim || rule.trim
-                if keyed != nil { blankAfterKeyed = (blankAfterKeyed.trim || rule.trim, true) }
-            case let rule as ConvertKeys:
-                guard rule.deep, rule.path.isRoot else { return nil }
-                let rename = converting(to: rule.to)
-                renames.append(rename)
-                if keyed != nil { renamesAfterKeyed.append(rename) }
-            case let rule as RenameKeys:
-                guard rule.deep, rule.path.isRoot else { return nil }
-                let rename = renaming(rule.map)
-                renames.append(rename)
-                if keyed != nil { renamesAfterKeyed.append(rename) }
-            default:
-                return nil
-            }
+            let before = step
+            _ = operation.planStep(&step)
+            guard operation.addToFastPath(&builder, before: before, after: step) else { return nil }
         }
         // Without keyedToArray, a keyed collection's records are written with their names, which
         // the tree path handles (renaming them is planned as whole-document work anyway).
-        guard kind == .array || keyed != nil else { return nil }
+        guard kind == .array || builder.idKey != nil else { return nil }
         var idName: (quoted: [UInt8], hash: UInt64, growth: Int)? = nil
-        if let keyed {
-            var name = Array(keyed.idKey.utf8)
+        if let idKey = builder.idKey {
+            var name = Array(idKey.utf8)
             var growth = 0
-            for rename in renamesAfterKeyed {
+            for rename in builder.renamesAfterKeyed {
                 if let renamed = name.withUnsafeBytes({ rename($0) }) {
                     growth += max(0, renamed.count - name.count)
                     name = renamed
@@ -94,23 +100,10 @@ struct RecordFastPath: Sendable {
             idName = (quoted.toArray(), name.withUnsafeBytes { RecordNames.hash($0) }, growth)
         }
         return RecordFastPath(
-            nullEmptyObjects: nullEmpty, nullBlankStrings: nullBlank, trim: trim, renames: renames, idName: idName,
-            idKeyHash: keyed.map { Array($0.idKey.utf8).withUnsafeBytes { RecordNames.hash($0) } } ?? 0,
-            idKeyLength: keyed?.idKey.utf8.count ?? 0, idBlankCheck: blankAfterKeyed)
-    }
-
-    private static func converting(to target: ConvertKeys.Case) -> @Sendable (KeyBytes) -> [UInt8]? {
-        switch target {
-        case .camelCase: { (key: KeyBytes) -> [UInt8]? in KeyCaseConversion.camelCase(key) }
-        case .snakeCase: { (key: KeyBytes) -> [UInt8]? in KeyCaseConversion.snakeCase(key) }
-        }
-    }
-
-    private static func renaming(_ map: [[UInt8]: [UInt8]]) -> @Sendable (KeyBytes) -> [UInt8]? {
-        { (key: KeyBytes) -> [UInt8]? in
-            guard let to = map[Array(key)] else { return nil }
-            return to.elementsEqual(key) ? nil : to
-        }
+            nullEmptyObjects: builder.nullEmptyObjects, nullBlankStrings: builder.nullBlankStrings, trim: builder.trim,
+            renames: builder.renames, idName: idName,
+            idKeyHash: builder.idKey.map { Array($0.utf8).withUnsafeBytes { RecordNames.hash($0) } } ?? 0,
+            idKeyLength: builder.idKey?.utf8.count ?? 0, idBlankCheck: builder.blankAfterKeyed)
     }
 
     /// The name `key` is written as, after every renaming; `growth` gets what each renaming

@@ -62,37 +62,14 @@ struct RecordPlan: Sendable {
     }
 
     /// Where the collection may lie in the input, deepest first: the member names each rule's path
-    /// starts with, followed back through the `unwrap`s and `wrap`s before it, and the root.
+    /// starts with, followed back through the `unwrap`s and `wrap`s before it (each op says what it
+    /// suggests: `Operation.suggestChains`), and the root.
     private static func candidateChains(for operations: [any Operation]) -> [[[UInt8]]] {
-        var chains: [[[UInt8]]] = []
-        var base: [[UInt8]] = []  // Where the current document's root lies in the input...
-        var wraps: [[UInt8]] = []  // ...under these keys that `wrap` added.
-        func addCandidates(_ path: JSONPath) {
-            let names = path.leadingNames
-            guard names.starts(with: wraps) else { return }
-            let inside = names.dropFirst(wraps.count)
-            for length in 0...inside.count { chains.append(base + inside.prefix(length)) }
+        var candidates = Candidates()
+        for operation in operations {
+            guard operation.suggestChains(&candidates) else { break }
         }
-        scan: for operation in operations {
-            switch operation {
-            case let unwrap as Unwrap:
-                let names = unwrap.path.leadingNames
-                guard unwrap.path.isSingular, names.count == unwrap.path.segments.count else { break scan }
-                addCandidates(unwrap.path)
-                if names.starts(with: wraps) {
-                    base += names.dropFirst(wraps.count)
-                    wraps = []
-                } else if wraps.starts(with: names) {
-                    wraps.removeFirst(names.count)
-                } else {
-                    break scan
-                }
-            case let wrap as Wrap:
-                wraps.insert(Array(wrap.key.utf8), at: 0)
-            default:
-                if let path = operation.streamingPath { addCandidates(path) }
-            }
-        }
+        var chains = candidates.chains
         chains.append([])
         var seen: Set<[[UInt8]]> = []
         return chains.sorted { $0.count > $1.count }.filter { seen.insert($0).inserted }
@@ -100,18 +77,16 @@ struct RecordPlan: Sendable {
 
     /// Follows the collection through `operations` for one kind of collection.
     static func follow(_ operations: [any Operation], chain start: [[UInt8]], kind kindAtStart: Kind) -> Route {
-        var chain = start
-        var kind = kindAtStart
-        var mayDrop = false
+        var step = Step(chain: start, kind: kindAtStart)
         for (offset, operation) in operations.enumerated() {
-            switch step(operation, chain: &chain, kind: &kind, mayDropRecords: &mayDrop) {
+            switch operation.planStep(&step) {
             case .perRecord:
                 continue
             case .wholeDocument(let reason):
-                return Route(streamed: offset, reason: reason, outputChain: chain, outputKind: kind)
+                return Route(streamed: offset, reason: reason, outputChain: step.chain, outputKind: step.kind)
             }
         }
-        return Route(streamed: operations.count, reason: nil, outputChain: chain, outputKind: kind)
+        return Route(streamed: operations.count, reason: nil, outputChain: step.chain, outputKind: step.kind)
     }
 
     /// Where the collection lies, and what it is, just before the rule at `index` (0-based) runs,
@@ -120,124 +95,82 @@ struct RecordPlan: Sendable {
     func collection(beforeRule index: Int, in operations: [any Operation], kind kindAtStart: Kind) -> (
         chain: [[UInt8]], kind: Kind, mayDropRecords: Bool
     ) {
-        var chain = inputChain
-        var kind = kindAtStart
-        var mayDrop = false
+        var step = Step(chain: inputChain, kind: kindAtStart)
         for operation in operations.prefix(index) {
-            guard case .perRecord = Self.step(operation, chain: &chain, kind: &kind, mayDropRecords: &mayDrop) else { break }
+            guard case .perRecord = operation.planStep(&step) else { break }
         }
-        return (chain, kind, mayDrop)
+        return (step.chain, step.kind, step.mayDropRecords)
     }
 
+    /// Whether a rule runs per record, or why it needs the whole document.
     enum Verdict {
         case perRecord
         case wholeDocument(String)
     }
 
-    /// Whether `operation` runs per record on a collection at `chain` of `kind`; if so, where the
-    /// collection lies after it.
-    /// `mayDropRecords` says whether an earlier rule can remove records, leaving a record's
-    /// collection empty where the whole document's is not.
-    static func step(
-        _ operation: any Operation, chain: inout [[UInt8]], kind: inout Kind, mayDropRecords: inout Bool
-    ) -> Verdict {
-        let depth = chain.count
-        if let path = operation.streamingPath {
-            let reach = PathOnChain(path, chain: chain)
-            if kind == .array && reach.indexesRecords {
-                return .wholeDocument(reach.indexesRecordsFromEnd ? "negative index into the collection" : "index into the collection")
-            }
-            let selectsAbove = reach.selectedDepths.contains { $0 < depth }
-            let selectsCollection = reach.selectedDepths.contains(depth)
-            switch operation {
-            case let keyed as KeyedToArray:
-                if selectsAbove { return .wholeDocument("makes records of the collection's ancestor") }
-                if selectsCollection {
-                    guard kind == .object else {
-                        return .wholeDocument("keyedToArray on an array numbers the records by position")
-                    }
-                    kind = .array
-                    if keyed.nonObject == .skip { mayDropRecords = true }
-                    if let wrapIn = keyed.wrapIn { chain.append(Array(wrapIn.utf8)) }
-                }
-            case is ArrayToKeyed:
-                if selectsAbove || selectsCollection {
-                    return .wholeDocument("keys the collection by a field, which must be unique across records")
-                }
-            case is Remove:
-                if selectsAbove || selectsCollection { return .wholeDocument("removes the collection or its envelope") }
-                if reach.selectsRecords { mayDropRecords = true }
-            case is Coerce:
-                if selectsAbove || selectsCollection { return .wholeDocument("coerces the collection or its envelope") }
-            case is Default:
-                if selectsCollection && kind == .object {
-                    return .wholeDocument("adds a member to the collection of records")
-                }
-            case let convert as ConvertKeys:
-                if let verdict = rename(
-                    reach, deep: convert.deep, chain: &chain, kind: kind, newName: convert.newName) {
-                    return verdict
-                }
-            case let rename as RenameKeys:
-                if let verdict = Self.rename(
-                    reach, deep: rename.deep, chain: &chain, kind: kind, newName: rename.newName) {
-                    return verdict
-                }
-            case is EmptyObjectToNull:
-                // The objects above the collection hold it, and the collection holds a record,
-                // unless a rule before removed records.
-                if selectsCollection && kind == .object && mayDropRecords {
-                    return .wholeDocument("may see the collection empty only once every record is removed")
-                }
-            default:
-                // blankStringToNull never changes the collection or the objects above it.
-                break
-            }
-            return .perRecord
+    /// The collection as the plan follows it through the rules, one rule at a time: each op's
+    /// `Operation.planStep` (in its file under `Ops/`) says whether it runs per record on it, and
+    /// moves it as the rule will.
+    struct Step {
+        /// Where the collection lies: the member names from the root.
+        var chain: [[UInt8]]
+        /// What it is.
+        var kind: Kind
+        /// A rule before may have removed records, leaving a record's collection empty where the
+        /// whole document's is not.
+        var mayDropRecords = false
+
+        init(chain: [[UInt8]], kind: Kind) {
+            self.chain = chain
+            self.kind = kind
         }
-        switch operation {
-        case let unwrap as Unwrap:
-            let names = unwrap.path.leadingNames
-            guard unwrap.path.isSingular else {
-                return .wholeDocument("unwrap with a wildcard or '..' collects values across records")
-            }
-            guard names.count <= depth, chain.starts(with: names) else {
-                return .wholeDocument("unwraps a value that is not the collection or its envelope")
-            }
-            guard names.count == unwrap.path.segments.count else {
-                // An index after the names: into the collection itself, or into its envelope.
+
+        /// The verdict for a rule that selects with `path`: an index into an array collection picks
+        /// a record by the records around it (whole document); else `decide`'s, which gets what
+        /// the path selects on the chain and may move the collection.
+        mutating func along(_ path: JSONPath, _ decide: (inout Step, PathReach) -> Verdict) -> Verdict {
+            let reach = PathReach(PathOnChain(path, chain: chain), depth: chain.count)
+            if kind == .array && reach.onChain.indexesRecords {
                 return .wholeDocument(
-                    names.count == depth ? "index into the collection" : "unwraps a value that is not the collection or its envelope")
+                    reach.onChain.indexesRecordsFromEnd ? "negative index into the collection" : "index into the collection")
             }
-            chain.removeFirst(names.count)
-            return .perRecord
-        case let wrap as Wrap:
-            chain.insert(Array(wrap.key.utf8), at: 0)
-            return .perRecord
-        default:
-            return .wholeDocument("is not known to the streaming plan")
+            return decide(&self, reach)
         }
     }
 
-    /// The verdict for a renaming; renames the chain's names as the rule will.
-    private static func rename(
-        _ reach: PathOnChain, deep: Bool, chain: inout [[UInt8]], kind: Kind, newName: (KeyBytes) -> [UInt8]?
-    ) -> Verdict? {
-        let depth = chain.count
-        guard let shallowest = reach.selectedDepths.min() else { return nil }
-        let renamesRecordKeys = deep || reach.selectedDepths.contains(depth)
-        if kind == .object && renamesRecordKeys {
-            return .wholeDocument("renames the records' ids, which must stay unique across records")
+    /// What a rule's path selects on the chain to the collection.
+    struct PathReach {
+        let onChain: PathOnChain
+        /// It selects an object above the collection (the envelope, or the root).
+        let selectsAbove: Bool
+        /// It selects the collection itself.
+        let selectsCollection: Bool
+        /// It selects records themselves (`$[*]`), not only values inside them.
+        var selectsRecords: Bool { onChain.selectsRecords }
+
+        init(_ onChain: PathOnChain, depth: Int) {
+            self.onChain = onChain
+            selectsAbove = onChain.selectedDepths.contains { $0 < depth }
+            selectsCollection = onChain.selectedDepths.contains(depth)
         }
-        // The members on the chain below each selected object (all of them below, when deep).
-        var renamed = chain
-        for level in 0..<depth {
-            let selected = deep ? level >= shallowest : reach.selectedDepths.contains(level)
-            guard selected else { continue }
-            if let name = chain[level].withUnsafeBytes({ newName($0) }) { renamed[level] = name }
+    }
+
+    /// The collection locations the rules suggest, as `candidateChains` gathers them.
+    struct Candidates {
+        private(set) var chains: [[[UInt8]]] = []
+        /// Where the current document's root lies in the input...
+        var base: [[UInt8]] = []
+        /// ...under these keys that `wrap` added.
+        var wraps: [[UInt8]] = []
+
+        /// Every prefix of the member names `path` starts with, below the keys `wrap` added, as a
+        /// chain in the input.
+        mutating func add(_ path: JSONPath) {
+            let names = path.leadingNames
+            guard names.starts(with: wraps) else { return }
+            let inside = names.dropFirst(wraps.count)
+            for length in 0...inside.count { chains.append(base + inside.prefix(length)) }
         }
-        chain = renamed
-        return nil
     }
 }
 
@@ -250,24 +183,5 @@ extension JSONPath {
             names.append(Array(name.bytes))
         }
         return names
-    }
-}
-
-extension Operation {
-    /// The path the rule selects with, for the plan; nil for `unwrap` and `wrap`, which move the
-    /// document's root and are planned on their own.
-    var streamingPath: JSONPath? {
-        switch self {
-        case let rule as KeyedToArray: rule.path
-        case let rule as ArrayToKeyed: rule.path
-        case let rule as EmptyObjectToNull: rule.path
-        case let rule as BlankStringToNull: rule.path
-        case let rule as ConvertKeys: rule.path
-        case let rule as RenameKeys: rule.path
-        case let rule as Remove: rule.path
-        case let rule as Default: rule.path
-        case let rule as Coerce: rule.path
-        default: nil
-        }
     }
 }
