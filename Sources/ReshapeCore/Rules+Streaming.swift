@@ -1,7 +1,7 @@
 /// `apply` with output written to a sink as it is made: the record-streaming engine where the
 /// rules allow it (see `RecordPlan`), the whole tree otherwise. Both give the same bytes or the same
-/// error: when streaming fails, the whole tree runs to name the error exactly, where the input can
-/// be read again (in memory, or a regular file).
+/// error: the stream finds the whole tree's error itself, but for a limit it counts differently,
+/// which the whole tree names again where the input can be read again (in memory, a regular file).
 extension Rules {
     /// Reshapes `input` into `sink` with `settings` (threads, progress); `tryingText: false` when
     /// the caller tried the text route already.
@@ -87,18 +87,23 @@ extension Rules {
                 try sink.write(taking: output)
             }
         } catch {
-            if error.code == .cancelled || error.code == .ioError { throw error }
-            // The whole tree names the error exactly (or, for a limit only streaming reached,
-            // succeeds: then its output is the answer, if nothing was written yet). A pipe cannot
-            // be read again: the stream's error stands.
+            // The stream's error is the whole tree's (see `RecordStream`), but for a limit the
+            // stream counts as the tree does not (work, output) or a broken plan: then the whole
+            // tree names the error (or, for a limit only streaming reached, succeeds: then its
+            // output is the answer, if nothing was written yet). A pipe cannot be read again:
+            // the stream's error stands.
+            guard (error.code == .limitExceeded && error.line == 0) || error.code == .internal else {
+                settings.outcome?("failed")
+                throw error
+            }
             let whole: ByteBuffer
             switch input {
             case .memory(let bytes):
-                settings.outcome?("error")
+                settings.outcome?("rerun")
                 whole = try reshapeWhole(bytes, options: options)
             case .region(let region):
                 guard let size = region.knownSize else { throw error }
-                settings.outcome?("error")
+                settings.outcome?("rerun")
                 whole = try reshapeWhole(InputRegion(rereading: region, 0..<size), options: options)
             }
             if settings.strict {

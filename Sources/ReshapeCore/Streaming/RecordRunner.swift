@@ -27,6 +27,11 @@ final class RecordRunner: @unchecked Sendable {
     private let fastPath: RecordFastPath?
     /// How deep a record may nest on the fast path (the tree decides near the depth limit).
     private let fastDepth: Int
+    /// For each streamed rule that can remove records, where the collection lies after it (the
+    /// member names from the root): a record's document is checked there for the record after the
+    /// rule runs. Empty when no rule can remove records.
+    private let dropChecks: [Int: [[UInt8]]]
+    private let plan: RecordPlan
 
     init(
         rules: Rules, plan: RecordPlan, kind: RecordPlan.Kind, text: UnsafeRawBufferPointer, inputBytes: Int,
@@ -49,6 +54,113 @@ final class RecordRunner: @unchecked Sendable {
         fastPath = pretty
             ? nil : RecordFastPath.make(for: rules.operations, route: route, kind: kind, chain: chain)
         fastDepth = limits.maxDepth - max(recordDepth, route.outputChain.count + 1)
+        self.plan = plan
+        var checks: [Int: [[UInt8]]] = [:]
+        var step = RecordPlan.Step(chain: plan.inputChain, kind: kind)
+        for (offset, operation) in rules.operations[0..<route.streamed].enumerated() {
+            step.mayDropRecords = false
+            _ = operation.planStep(&step)
+            if step.mayDropRecords { checks[offset] = step.chain }
+        }
+        dropChecks = checks
+    }
+
+    /// What happened to a record.
+    enum Fate {
+        case kept
+        /// Rule `rule` (1-based) removed it.
+        case dropped(rule: Int)
+    }
+
+    /// How early the whole tree would report `error`, a record's: 0 for text that cannot be read
+    /// (the whole tree reads all the text before any rule runs), the rule's number for a rule's
+    /// failure (the whole tree runs each rule on every record before the next rule); nil for a
+    /// limit or anything else, which ends the batch.
+    static func rank(_ error: ReshapeError) -> Int? {
+        if error.line > 0 { return 0 }
+        guard error.rule > 0, error.code != .limitExceeded, error.code != .internal, error.code != .cancelled else { return nil }
+        return error.rule
+    }
+
+    /// Whether the whole tree reports `later`'s error, a record's, rather than `earlier`'s, of a
+    /// record before it (`earlierRecord`) or, when that is nil, of `envelope`, the envelope as
+    /// read so far. Errors of different rules, or text that cannot be read, go by their `rank`;
+    /// two failures of the same rule by the rule's own order: the rules up to it run on a
+    /// document that holds both, as the whole tree holds them, and the error that comes out says.
+    func reportsLater(
+        _ later: ReshapeError, of laterRecord: RecordCopy, over earlier: ReshapeError, of earlierRecord: RecordCopy?,
+        envelope: Node?
+    ) -> Bool {
+        guard let laterRank = Self.rank(later), let earlierRank = Self.rank(earlier) else { return false }
+        if laterRank != earlierRank { return laterRank < earlierRank }
+        guard laterRank > 0 else { return false }
+        do throws(ReshapeError) {
+            let document: Document
+            if let earlierRecord {
+                document = try earlierRecord.withText { (value, key) throws(ReshapeError) in
+                    try miniDocument(record: parse(value), key: key, keyHasEscapes: earlierRecord.keyHasEscapes, envelope: nil)
+                }
+                try add(laterRecord, to: document)
+            } else {
+                guard let envelope else { return false }
+                document = try laterRecord.withText { (value, key) throws(ReshapeError) in
+                    try miniDocument(record: parse(value), key: key, keyHasEscapes: laterRecord.keyHasEscapes, envelope: envelope)
+                }
+            }
+            try rules.run(on: document, range: 0..<laterRank)
+        } catch {
+            return isIn(laterRecord, at: earlierRecord == nil ? 0 : 1, error: error, beforeRule: laterRank - 1)
+        }
+        return false
+    }
+
+    /// The envelope's error, when the whole tree reports it rather than `candidate`, the error of
+    /// `record`: the rules up to `candidate`'s run on the whole envelope (`envelope`, read to the
+    /// end) with `record` in its collection; nil when the error that comes out is the record's.
+    func envelopeError(over candidate: ReshapeError, of record: RecordCopy, envelope: Node) -> ReshapeError? {
+        guard let rank = Self.rank(candidate), rank > 0 else { return nil }
+        do throws(ReshapeError) {
+            let document = try record.withText { (value, key) throws(ReshapeError) in
+                try miniDocument(record: parse(value), key: key, keyHasEscapes: record.keyHasEscapes, envelope: envelope)
+            }
+            try rules.run(on: document, range: 0..<rank)
+        } catch {
+            return Self.rank(error) == nil || isIn(record, at: 0, error: error, beforeRule: rank - 1) ? nil : error
+        }
+        return nil
+    }
+
+    /// Whether `error`, from a document whose collection held records from the input's, is in
+    /// `record`, the one at `index` there, before rule `rule` (0-based) ran.
+    func isIn(_ record: RecordCopy, at index: Int, error: ReshapeError, beforeRule rule: Int) -> Bool {
+        let before = plan.collection(beforeRule: rule, in: rules.operations, kind: kind)
+        var place = NormalizedPath()
+        for name in before.chain { place.append(key: String(decoding: name, as: UTF8.self)) }
+        if before.kind == .array {
+            place.append(index: index)
+        } else {
+            record.withKeyText { place.append(key: String(jsonBytes: $0)) }
+        }
+        return error.path == place.text || error.path.hasPrefix(place.text + "[")
+    }
+
+    /// Adds `record` after the record in the collection of a record's document.
+    private func add(_ record: RecordCopy, to document: Document) throws(ReshapeError) {
+        var collection = document.root
+        for name in chain {
+            guard let child = name.withUnsafeBytes({ collection.storedMember($0) }) else { throw planBroken() }
+            collection = child
+        }
+        let node = try record.withText { (value, _) throws(ReshapeError) in try parse(value) }
+        if kind == .object {
+            try record.withText { (_, key) throws(ReshapeError) in
+                _ = try withKey(raw: key, hasEscapes: record.keyHasEscapes) { (name) throws(ReshapeError) in
+                    try Make.set(collection, name, node)
+                }
+            }
+        } else {
+            try Make.append(collection, node)
+        }
     }
 
     /// Reshapes a record on its text (see `RecordFastPath`); false when the tree must decide.
@@ -95,41 +207,53 @@ final class RecordRunner: @unchecked Sendable {
     }
 
     /// Reshapes one record and appends its output to `out`: for an array, `,` and the value;
-    /// for an object, `,` and the member; for JSON Lines, the value and a newline. Returns false
-    /// when the rules dropped the record. `work` and `growth` get the record's steps of work and
-    /// what it adds to the output bound (on the text, `growth` goes to `scratch.growth`).
+    /// for an object, `,` and the member; for JSON Lines, the value and a newline. Says whether
+    /// the rules kept the record. `work` and `growth` get the record's steps of work and what it
+    /// adds to the output bound (on the text, `growth` goes to `scratch.growth`).
     func process(
         _ slice: RecordSlice, into out: inout ByteBuffer, parser: inout JSONParser, scratch: inout JSONParser.NameScratch,
         work: inout Int, growth: inout Int
-    ) throws(ReshapeError) -> Bool {
+    ) throws(ReshapeError) -> Fate {
         if processFast(slice, into: &out, parser: &parser, scratch: &scratch) {
             // A step per value at most: one per 8 bytes of text, as a bound the tree would pass.
             work = work.addingClamped((slice.end - slice.start) / 8 + 1)
-            return true
+            return .kept
         }
         let record = try parse(valueText(of: slice))
         let document = try miniDocument(record: record, key: keyText(of: slice), keyHasEscapes: slice.keyHasEscapes, envelope: nil)
-        try rules.run(on: document, range: 0..<route.streamed)
+        var droppedBy: Int? = nil
+        if dropChecks.isEmpty {
+            try rules.run(on: document, range: 0..<route.streamed)
+        } else {
+            // Rule by rule, to learn which one removes the record (the rules after it still run).
+            for offset in 0..<route.streamed {
+                try rules.run(on: document, range: offset..<offset + 1)
+                if droppedBy == nil, let chain = dropChecks[offset], Self.isEmpty(document.root, at: chain) {
+                    droppedBy = offset + 1
+                }
+            }
+        }
         work = work.addingClamped(document.work)
         // With the envelope's chain counted again for each record: more than the tree, never less.
         growth = growth.addingClamped(document.growth)
         let collection = try outputCollection(in: document.root)
+        let dropped = Fate.dropped(rule: droppedBy ?? route.streamed)
         let member: (key: KeyBytes?, value: Node)
         if collection.isArray {
             guard collection.arrayCount <= 1 else { throw planBroken() }
-            guard let value = collection.storedElement(0) else { return false }
+            guard let value = collection.storedElement(0) else { return dropped }
             member = (nil, value)
         } else {
             guard collection.objectCount <= 1 else { throw planBroken() }
             guard let iterator = json_object_iter(collection), let value = json_object_iter_value(iterator) else {
-                return false
+                return dropped
             }
             member = (KeyBytes(start: json_object_iter_key(iterator), count: json_object_iter_key_len(iterator)), value)
         }
         if lines {
             _ = try JSONWriter.append(member.value, to: &out, pretty: false, maxDepth: limits.maxDepth)
             out.append(UInt8(ascii: "\n"))
-            return true
+            return .kept
         }
         out.append(UInt8(ascii: ","))
         if pretty {
@@ -141,35 +265,71 @@ final class RecordRunner: @unchecked Sendable {
             if pretty { out.append(": ") } else { out.append(UInt8(ascii: ":")) }
         }
         _ = try JSONWriter.append(member.value, to: &out, pretty: pretty, baseDepth: outputDepth, maxDepth: limits.maxDepth)
-        return true
+        return .kept
     }
 
-    /// Reshapes a batch of records into its output; a failure stops the batch and is kept in it.
+    /// Whether the collection at `chain` in a record's document is empty: the record is gone.
+    private static func isEmpty(_ root: Node, at chain: [[UInt8]]) -> Bool {
+        var node = root
+        for name in chain {
+            guard node.isObject, let child = name.withUnsafeBytes({ node.storedMember($0) }) else { return false }
+            node = child
+        }
+        return node.isArray ? node.arrayCount == 0 : node.isObject && node.objectCount == 0
+    }
+
+    /// Reshapes a batch of records into its output. A record that fails is kept in the batch with
+    /// its error, and the records after it are still reshaped (their output is not kept), so that
+    /// the batch's error is the one the whole tree gives first (see `rank`); a limit ends it.
     func process(_ batch: RecordBatch) {
         var scratch = JSONParser.NameScratch()
         var parser = JSONParser(
             text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
             rawDepth: nil, maxDepth: fastDepth)
-        var current: RecordSlice? = nil
-        do throws(ReshapeError) {
-            for (position, slice) in batch.slices.enumerated() {
-                current = slice
+        for (position, slice) in batch.slices.enumerated() {
+            let mark = batch.output.count
+            do throws(ReshapeError) {
                 scratch.growth = 0
                 var growth = 0
-                let done = try process(
+                let fate = try process(
                     slice, into: &batch.output, parser: &parser, scratch: &scratch, work: &batch.work, growth: &growth)
-                if done { batch.written += 1 }
+                switch fate {
+                case .kept: batch.written += 1
+                case .dropped(let rule): batch.drops.append((position, rule))
+                }
                 // The stream's first record was counted with the envelope (see `envelopeOutput`).
                 if position > 0 || !batch.startsStream {
                     batch.growth = batch.growth.addingClamped(growth).addingClamped(scratch.growth)
                 }
-                // Checked per record, not per batch: renamings can make a record's output far
-                // larger than its text.
-                if batch.output.count > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
+                if batch.error != nil {
+                    batch.output.truncate(to: mark)
+                } else if batch.output.count > limits.maxOutputBytes {
+                    // Checked per record, not per batch: renamings can make a record's output far
+                    // larger than its text.
+                    throw .outputLimit(limits.maxOutputBytes)
+                }
+            } catch {
+                batch.output.truncate(to: mark)
+                guard let rank = Self.rank(error) else {
+                    // The records after it are not reshaped: the stream cannot name the error
+                    // the whole tree gives first (see `Rules+Streaming`).
+                    batch.error = error
+                    batch.failed = slice
+                    batch.failedPosition = position
+                    return
+                }
+                if let kept = batch.error {
+                    guard let keptSlice = batch.failed,
+                        reportsLater(
+                            error, of: RecordCopy(slice, in: text), over: kept, of: RecordCopy(keptSlice, in: text), envelope: nil)
+                    else { continue }
+                }
+                batch.error = error
+                batch.failed = slice
+                batch.failedPosition = position
+                // Text that cannot be read comes first: nothing after it in the batch can.
+                if rank == 0 { return }
             }
-        } catch {
-            batch.error = error
-            batch.failed = current
         }
     }
 
@@ -280,5 +440,24 @@ struct RecordCopy {
         value = Array(text[slice.start..<slice.end])
         key = slice.keyStart < 0 ? [] : Array(text[slice.keyStart..<slice.keyEnd])
         keyHasEscapes = slice.keyHasEscapes
+    }
+
+    /// Calls `body` with the record's text and its member name's.
+    func withText<R>(
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(ReshapeError) -> R
+    ) throws(ReshapeError) -> R {
+        try value.withUnsafeBytesTyped { (value) throws(ReshapeError) in
+            try key.withUnsafeBytesTyped { (key) throws(ReshapeError) in try body(value, key) }
+        }
+    }
+
+    /// Calls `body` with the member name, decoded (empty for an element).
+    func withKeyText<R>(_ body: (KeyBytes) -> R) -> R {
+        guard keyHasEscapes else { return key.withUnsafeBytes(body) }
+        var decoded = ByteBuffer(capacity: key.count)
+        key.withUnsafeBytes {
+            JSONParser.decodeEscapes($0, JSONParser.StringSpan(start: 0, end: key.count, hasEscapes: true), into: &decoded)
+        }
+        return decoded.withBytes(body)
     }
 }

@@ -2,8 +2,12 @@
 /// output in order as it comes: the envelope's text before the collection, the records, the
 /// envelope's text after it.
 ///
-/// Any failure ends the run with an error; `Rules` then names the error exactly with the whole
-/// tree (see `Rules+Streaming.swift`), so streaming changes speed and memory, never results.
+/// Errors are the whole tree's, found where they happen: text that cannot be read ends the run
+/// at once (the whole tree reads all the text before any rule runs); a record that fails a rule
+/// stops the output, and the run reads on to the end without writing, for an error the whole tree
+/// would report first (an earlier rule's in a later record, text that cannot be read, or the
+/// same rule's in a record its order puts first). Only a limit ends the run with an error that
+/// `Rules` names again on the whole tree (see `Rules+Streaming.swift`).
 final class RecordStream {
     /// What a run did.
     enum Outcome {
@@ -33,6 +37,16 @@ final class RecordStream {
     private var runner: RecordRunner? = nil
     /// A batch failed: its error is the stream's.
     private var batchFailed = false
+    /// A record failed a rule: the error the whole tree reports first of those met so far, and
+    /// nothing more is written (see `write`).
+    private var candidate: ReshapeError? = nil
+    /// The record `candidate` is in (a copy: the input is given back as the stream goes); nil
+    /// when it is in the envelope.
+    private var candidateRecord: RecordCopy? = nil
+    /// Records in the batches written so far, and how many of them each rule removed (by the
+    /// rule's offset): a failing record's index among the records a rule saw counts on them.
+    private var recordsSeen = 0
+    private var droppedBy: [Int] = []
     /// The first record, kept apart: the envelope is reshaped with it again at the end.
     private var first: RecordCopy? = nil
     private var prefix: [UInt8] = []
@@ -116,6 +130,19 @@ final class RecordStream {
         }
         defer { Make.release(root) }
         while written < submitted { try write(next()) }
+        if let candidate {
+            // The envelope's members after the collection meet the rules too.
+            if let candidateRecord {
+                if let error = runner.envelopeError(over: candidate, of: candidateRecord, envelope: root) { throw error }
+            } else {
+                do throws(ReshapeError) {
+                    _ = try runner.envelopeOutput(root, first: first)
+                } catch {
+                    if RecordRunner.rank(error) != nil { throw error }
+                }
+            }
+            throw candidate
+        }
         let envelope = try runner.envelopeOutput(root, first: first)
         guard envelope.before == prefix else {
             throw ReshapeError(.internal, "the streaming plan did not hold for this document's envelope")
@@ -152,7 +179,15 @@ final class RecordStream {
         do throws(ReshapeError) {
             head = try runner.envelopeOutput(envelope, first: first)
         } catch {
-            throw documentError(error, of: slice, runner: runner)
+            let moved = documentError(error, of: slice, runner: runner, keptBefore: 0)
+            // A rule that fails on the envelope or the first record: a later record may fail an
+            // earlier rule, which the whole tree reports first; the records are read on.
+            guard let rank = RecordRunner.rank(error), rank > 0 else { throw moved }
+            candidate = moved
+            candidateRecord = runner.isIn(first, at: 0, error: error, beforeRule: rank - 1) ? first : nil
+            self.runner = runner
+            self.first = first
+            return
         }
         try addGrowth(head.growth)
         if streamLines && (route.outputChain.count > 1 || route.outputKind != .array) { throw JSONLines.notACollection() }
@@ -212,32 +247,38 @@ final class RecordStream {
     private func errorAfterEarlierRecords(_ error: ReshapeError) -> ReshapeError {
         guard !batchFailed, error.code != .cancelled, error.code != .ioError, let scan = currentScan, let kind = scan.kind
         else { return error }
-        // The records not known to be valid JSON, in order: the batches in flight are finished
-        // first (their output is not written: the run fails).
+        // The batches in flight, in order (their output is not written: the run fails). A batch
+        // reads all its records' text unless a limit ended it: then the rest is read here.
         var unchecked: [RecordSlice] = []
         while written < submitted {
             let done = next()
             written += 1
-            guard done.error != nil else { continue }
-            if let failed = done.failed, let at = done.slices.firstIndex(where: { $0.start == failed.start }) {
-                unchecked += done.slices[at...]
-            } else {
-                unchecked += done.slices
+            guard let batchError = done.error else { continue }
+            if let failed = done.failed, let runner, RecordRunner.rank(batchError) == 0 {
+                return firstUnreadable(unchecked, kind: kind, scan: scan)
+                    ?? documentError(batchError, of: failed, runner: runner)
+            }
+            if RecordRunner.rank(batchError) == nil {
+                unchecked += done.failed == nil ? done.slices[...] : done.slices[done.failedPosition...]
             }
         }
-        unchecked += batch.slices
+        return firstUnreadable(unchecked + batch.slices, kind: kind, scan: scan) ?? error
+    }
+
+    /// The error of the first of `slices` whose text cannot be read, where the whole tree gives it.
+    private func firstUnreadable(_ slices: [RecordSlice], kind: RecordPlan.Kind, scan: CollectionScan) -> ReshapeError? {
         let maxDepth = limits.maxDepth - (plan.inputChain.count + 1)
-        for slice in unchecked {
+        for slice in slices {
             let value = UnsafeRawBufferPointer(rebasing: input.wholeRange[slice.start..<slice.end])
             do throws(ReshapeError) {
                 guard maxDepth > 0 else { throw ReshapeError.depthLimit(limits.maxDepth) }
                 Make.release(try JSONParser.parseRecord(value, rawDepth: nil, maxDepth: maxDepth))
             } catch let recordError {
-                guard recordError.line > 0 else { return error }
+                guard recordError.line > 0 else { return nil }
                 return place(of: slice, kind: kind, in: scan).documentError(recordError, maxDepth: limits.maxDepth)
             }
         }
-        return error
+        return nil
     }
 
     /// Where `slice` lies in the document (see `RecordPlace`).
@@ -276,9 +317,35 @@ final class RecordStream {
     private func write(_ done: RecordBatch) throws(ReshapeError) {
         written += 1
         if let error = done.error {
-            batchFailed = true
-            guard let failed = done.failed, let runner else { throw error }
-            throw documentError(error, of: failed, runner: runner, keptBefore: recordsWritten + done.written)
+            guard let failed = done.failed, let runner, let rank = RecordRunner.rank(error) else {
+                batchFailed = true
+                throw error
+            }
+            let moved = documentError(
+                error, of: failed, runner: runner, keptBefore: keptBefore(done.failedPosition, in: done, rule: error.rule))
+            if rank == 0 {
+                batchFailed = true
+                throw moved
+            }
+            let record = RecordCopy(failed, in: input.wholeRange)
+            if let candidate,
+                !runner.reportsLater(moved, of: record, over: candidate, of: candidateRecord, envelope: scanRoot)
+            {
+                // The error met first stands.
+            } else {
+                candidate = moved
+                candidateRecord = record
+            }
+        }
+        recordsSeen += done.slices.count
+        for drop in done.drops {
+            if droppedBy.count < drop.rule { droppedBy += [Int](repeating: 0, count: drop.rule - droppedBy.count) }
+            droppedBy[drop.rule - 1] += 1
+        }
+        if candidate != nil {
+            // Nothing more is written: the records are read on for an error that comes first.
+            try reportProgress(done)
+            return
         }
         work = work.addingClamped(done.work)
         if work > limits.maxWork { throw .workLimit(limits.maxWork) }
@@ -291,6 +358,11 @@ final class RecordStream {
             // The output limit counts the whole output, as the whole tree's writer does.
             if output.bytesWritten > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
         }
+        try reportProgress(done)
+    }
+
+    /// Reports progress up to the end of `done`, whose input is then given back.
+    private func reportProgress(_ done: RecordBatch) throws(ReshapeError) {
         if let progress = settings.progress, !progress(done.inputEnd, input.knownSize ?? 0) {
             throw .cancelledByProgress
         }
@@ -298,13 +370,22 @@ final class RecordStream {
         if input.knownSize == nil { limits = rules.limits.resolved(inputBytes: input.bytesRead) }
     }
 
+    /// The records before the one at `position` in `done` that rule `rule` (1-based) sees: all
+    /// the records before it, less those a rule before `rule` removed.
+    private func keptBefore(_ position: Int, in done: RecordBatch, rule: Int) -> Int {
+        var kept = recordsSeen + position
+        for offset in 0..<min(max(0, rule - 1), droppedBy.count) { kept -= droppedBy[offset] }
+        for drop in done.drops where drop.position < position && drop.rule < rule { kept -= 1 }
+        return kept
+    }
+
     /// A record's error where the whole tree would give it: text that cannot be read, moved from
     /// the record's own place to the document's (see `RecordPlace`).
     private func documentError(
-        _ error: ReshapeError, of record: RecordSlice, runner: RecordRunner, keptBefore: Int? = nil
+        _ error: ReshapeError, of record: RecordSlice, runner: RecordRunner, keptBefore: Int = 0
     ) -> ReshapeError {
         if error.rule > 0 && error.line == 0 {
-            return ruleError(error, of: record, runner: runner, keptBefore: keptBefore ?? recordsWritten)
+            return ruleError(error, of: record, runner: runner, keptBefore: keptBefore)
         }
         guard error.line > 0, let scan = currentScan else { return error }
         return place(of: record, kind: runner.kind, in: scan).documentError(error, maxDepth: limits.maxDepth)

@@ -24,9 +24,15 @@ class RecordBatch: @unchecked Sendable {
     /// The batch starts with the stream's first record, whose share of the output bound is
     /// counted with the envelope's, not here.
     var startsStream = false
+    /// The batch's error, when a record failed: of its records that failed, the one whose error
+    /// the whole tree gives first (see `RecordRunner.rank`); or a limit, which ends the batch.
     var error: ReshapeError? = nil
-    /// The record `error` is about, when it is one record's.
+    /// The record `error` is about, when it is one record's, and where it is in `slices`.
     var failed: RecordSlice? = nil
+    var failedPosition = 0
+    /// The records the rules removed, by their place in `slices` and the rule (1-based) that
+    /// removed them: a failing record's index among the records a rule saw depends on them.
+    var drops: [(position: Int, rule: Int)] = []
 
     init(sequence: Int) {
         self.sequence = sequence
@@ -51,6 +57,8 @@ class RecordBatch: @unchecked Sendable {
         startsStream = false
         error = nil
         failed = nil
+        failedPosition = 0
+        drops.removeAll(keepingCapacity: true)
     }
 }
 
