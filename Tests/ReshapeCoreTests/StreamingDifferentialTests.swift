@@ -419,7 +419,7 @@ import Testing
     /// Runs `body` with a pipe that a thread fills with `input` and a file descriptor for the
     /// output; gives the output's bytes, or the error.
     static func throughPipe(
-        _ input: [UInt8], _ body: (Int32, Int32) throws(ReshapeError) -> Void
+        _ input: [UInt8], pausingBeforeTheEnd: Bool = false, _ body: (Int32, Int32) throws(ReshapeError) -> Void
     ) throws -> Result<[UInt8], ReshapeError> {
         signal(SIGPIPE, SIG_IGN)  // a run that fails stops reading: the writer then gets EPIPE
         var ends: [Int32] = [0, 0]
@@ -440,6 +440,8 @@ import Testing
                     offset += written
                 }
             }
+            // The reader then waits on a pipe that has given everything but its end.
+            if pausingBeforeTheEnd { usleep(100_000) }
             close(writeEnd)
             done.signal()
         }.start()
@@ -449,6 +451,34 @@ import Testing
         let written = try [UInt8](Data(contentsOf: outputURL))
         close(output)
         return result.map { written }
+    }
+
+    /// A pipe whose writer pauses after the last record: the records read so far are reshaped
+    /// before the read waits, and an error of theirs ends the scan where it stands. That error
+    /// keeps its own path (the scan's end-of-input error used to take its place, path and all),
+    /// whatever comes after it: the collection's end, or nothing.
+    @Test func errorsRaisedBeforeAPipeWaitsKeepTheirPlace() throws {
+        let rules = try Rules(json: #"[{"op":"emptyObjectToNull"},{"op":"keyedToArray","idKey":"uid"},{"op":"coerce","path":"$[*].n","to":"integer"}]"#)
+        let records = (0..<40).map { #""-N\#($0)": {"n": \#($0), "a": {}}"# }
+        for (last, end) in [
+            (#""-Nx": {"price": 1,\#n  "price": 2}"#, ""), (#""-Nx": {"price": 1,\#n  "price": 2}"#, "}"),
+            (#""-Nx": {"n": tru}"#, ""), (#""-Nx": {"n": "x"}"#, ""), (#""-Nx": {"n": "x"}"#, "}"),
+        ] {
+            let input = Array(("{" + (records + [last]).joined(separator: ",\n") + end).utf8)
+            let whole = Result { () throws(ReshapeError) in try rules.applyWholeTree(to: input) }
+            for jobs in [1, 3] {
+                var settings = StreamSettings(jobs: jobs)
+                settings.minimumStreamBytes = 0
+                let piped = try Self.throughPipe(input, pausingBeforeTheEnd: true) { (source, output) throws(ReshapeError) in
+                    try rules.apply(fromDescriptor: source, toDescriptor: output, settings: settings)
+                }
+                guard case .failure(let expected) = whole, case .failure(let got) = piped else {
+                    Issue.record("\(last)\(end): whole \(whole), pipe \(piped)")
+                    continue
+                }
+                #expect(got == expected, "jobs \(jobs), \(last)\(end)")
+            }
+        }
     }
 
     /// Small responses as API clients get them, on the text route where the rules allow: most

@@ -119,6 +119,10 @@ extension JSONParser {
         }
         // The whole tree's paths: the collection's, or a record's while its value is read.
         func path(_ error: ReshapeError, record slice: RecordSlice? = nil) -> ReshapeError {
+            // A failed read, or the stream's own error raised before a read waits (a record that
+            // cannot be read, a limit), ends the scan where it stands: that error is where it
+            // belongs already (`failure(at:)` gives it back).
+            if let readError { return readError }
             guard error.code != .ioError else { return error }
             var moved = error
             moved.path = slice.map { recordPath($0, in: scan) } ?? scan.path
