@@ -321,7 +321,8 @@ final class RecordRunner: @unchecked Sendable {
                 if let kept = batch.error {
                     guard let keptSlice = batch.failed,
                         reportsLater(
-                            error, of: RecordCopy(slice, in: text), over: kept, of: RecordCopy(keptSlice, in: text), envelope: nil)
+                            error, of: RecordCopy(slice, in: text, borrowing: true), over: kept,
+                            of: RecordCopy(keptSlice, in: text, borrowing: true), envelope: nil)
                     else { continue }
                 }
                 batch.error = error
@@ -340,9 +341,8 @@ final class RecordRunner: @unchecked Sendable {
     func envelopeOutput(_ envelope: Node, first: RecordCopy) throws(ReshapeError) -> (
         before: [UInt8], after: [UInt8], isObject: Bool, rootMembers: Int, growth: Int
     ) {
-        let record = try first.value.withUnsafeBytesTyped { (value) throws(ReshapeError) in try parse(value) }
-        let document = try first.key.withUnsafeBytesTyped { (key) throws(ReshapeError) in
-            try miniDocument(record: record, key: key, keyHasEscapes: first.keyHasEscapes, envelope: envelope)
+        let document = try first.withText { (value, key) throws(ReshapeError) in
+            try miniDocument(record: parse(value), key: key, keyHasEscapes: first.keyHasEscapes, envelope: envelope)
         }
         try rules.run(on: document, range: 0..<route.streamed)
         let collection = try outputCollection(in: document.root)
@@ -427,37 +427,56 @@ final class RecordRunner: @unchecked Sendable {
     }
 }
 
-/// A record kept apart from the input, which may be given back before it is needed again: the
-/// stream's first record, which the envelope is reshaped with at the start and at the end.
-struct RecordCopy {
-    /// The record's text.
-    let value: [UInt8]
-    /// Its member name as it lies in the input (empty for an element), and whether it has escapes.
-    let key: [UInt8]
+/// A record kept for later: the stream's first record, which the envelope is reshaped with at the
+/// start and at the end, and a failing record that another is compared with. Its text is copied
+/// when the input may be given back before it is needed again (a file, a pipe), and borrowed when
+/// the input stays (in memory): a copy of a 60 MB record would be a third copy of it at once.
+struct RecordCopy: @unchecked Sendable {
+    private enum Text {
+        case owned(value: [UInt8], key: [UInt8])
+        /// Pointers into input that outlives the record (see `init`).
+        case borrowed(value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)
+    }
+
+    private let text: Text
+    /// Whether the member name has escapes.
     let keyHasEscapes: Bool
 
-    init(_ slice: RecordSlice, in text: UnsafeRawBufferPointer) {
-        value = Array(text[slice.start..<slice.end])
-        key = slice.keyStart < 0 ? [] : Array(text[slice.keyStart..<slice.keyEnd])
+    /// The record `slice` of `text`, copied; or, with `borrowing`, pointing into `text`, which
+    /// must then stay as it is for as long as the record is used.
+    init(_ slice: RecordSlice, in text: UnsafeRawBufferPointer, borrowing: Bool = false) {
+        let value = UnsafeRawBufferPointer(rebasing: text[slice.start..<slice.end])
+        let key = slice.keyStart < 0
+            ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(rebasing: text[slice.keyStart..<slice.keyEnd])
+        self.text = borrowing ? .borrowed(value: value, key: key) : .owned(value: Array(value), key: Array(key))
         keyHasEscapes = slice.keyHasEscapes
     }
 
-    /// Calls `body` with the record's text and its member name's.
+    /// Calls `body` with the record's text and its member name's (empty for an element).
     func withText<R>(
         _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(ReshapeError) -> R
     ) throws(ReshapeError) -> R {
-        try value.withUnsafeBytesTyped { (value) throws(ReshapeError) in
-            try key.withUnsafeBytesTyped { (key) throws(ReshapeError) in try body(value, key) }
+        switch text {
+        case .borrowed(let value, let key):
+            return try body(value, key)
+        case .owned(let value, let key):
+            return try value.withUnsafeBytesTyped { (value) throws(ReshapeError) in
+                try key.withUnsafeBytesTyped { (key) throws(ReshapeError) in try body(value, key) }
+            }
         }
     }
 
     /// Calls `body` with the member name, decoded (empty for an element).
     func withKeyText<R>(_ body: (KeyBytes) -> R) -> R {
-        guard keyHasEscapes else { return key.withUnsafeBytes(body) }
-        var decoded = ByteBuffer(capacity: key.count)
-        key.withUnsafeBytes {
-            JSONParser.decodeEscapes($0, JSONParser.StringSpan(start: 0, end: key.count, hasEscapes: true), into: &decoded)
+        func decoded(_ key: UnsafeRawBufferPointer) -> R {
+            guard keyHasEscapes else { return body(key) }
+            var decoded = ByteBuffer(capacity: key.count)
+            JSONParser.decodeEscapes(key, JSONParser.StringSpan(start: 0, end: key.count, hasEscapes: true), into: &decoded)
+            return decoded.withBytes(body)
         }
-        return decoded.withBytes(body)
+        switch text {
+        case .borrowed(_, let key): return decoded(key)
+        case .owned(_, let key): return key.withUnsafeBytes { decoded($0) }
+        }
     }
 }

@@ -174,7 +174,7 @@ final class RecordStream {
         let runner = RecordRunner(
             rules: rules, plan: plan, kind: kind, text: input.wholeRange, inputBytes: input.knownSize ?? 0, limits: limits,
             pretty: pretty && !hybrid, lines: streamLines)
-        let first = RecordCopy(slice, in: input.wholeRange)
+        let first = RecordCopy(slice, in: input.wholeRange, borrowing: input.region == nil)
         let head: (before: [UInt8], after: [UInt8], isObject: Bool, rootMembers: Int, growth: Int)
         do throws(ReshapeError) {
             head = try runner.envelopeOutput(envelope, first: first)
@@ -327,7 +327,7 @@ final class RecordStream {
                 batchFailed = true
                 throw moved
             }
-            let record = RecordCopy(failed, in: input.wholeRange)
+            let record = RecordCopy(failed, in: input.wholeRange, borrowing: input.region == nil)
             if let candidate,
                 !runner.reportsLater(moved, of: record, over: candidate, of: candidateRecord, envelope: scanRoot)
             {
