@@ -418,7 +418,7 @@ reshape_status reshape_apply_cb(const reshape_rules *rules, const char *input, s
 typedef int (*reshape_progress_fn)(uint64_t bytes_done, uint64_t bytes_total, void *user_data);
 
 /*
- * Options of reshape_apply_file() and reshape_apply_fd(). Initialize with
+ * Options of reshape_apply_file(), reshape_apply_fd() and reshape_apply_with(). Initialize with
  * RESHAPE_FILE_OPTIONS_INIT, then set the fields to change. `version` lets later releases add
  * fields at the end: a library reads only the fields of the version the caller was compiled with.
  */
@@ -432,6 +432,31 @@ typedef struct reshape_file_options {
 } reshape_file_options;
 
 #define RESHAPE_FILE_OPTIONS_INIT { RESHAPE_FILE_OPTIONS_VERSION, 0, NULL, NULL }
+
+/*
+ * reshape_apply_cb() with options: input in memory reshaped on several threads, with progress.
+ * A document that is one collection of records (see reshape_apply()) is reshaped record by
+ * record on options->jobs threads (0, as RESHAPE_FILE_OPTIONS_INIT sets it: one per core; at most
+ * 64 run), exactly as reshape_apply_file() reshapes it, and its output handed to `write` in order
+ * as it is made; the calling thread is one of them. The output is the same bytes for any number of
+ * threads. options->progress, when set, is called on the calling thread as for
+ * reshape_apply_file(), with bytes_total = input_len. reshape_apply() and reshape_apply_cb() stay
+ * on the calling thread alone.
+ *
+ * rules, input, input_len, flags, write, data, err: as for reshape_apply_cb().
+ * options: may be NULL (as RESHAPE_FILE_OPTIONS_INIT: one thread per core, no progress); its
+ *   version must be one this library knows, else RESHAPE_INVALID_ARGUMENT. Read during the call
+ *   only.
+ *
+ * Returns what reshape_apply_cb() returns, or RESHAPE_CANCELLED when progress returned nonzero.
+ *
+ * Ownership: as reshape_apply_cb().
+ * Thread safety: as reshape_apply(); the threads it starts end before it returns, and write and
+ * progress are called on the calling thread only.
+ */
+reshape_status reshape_apply_with(const reshape_rules *rules, const char *input, size_t input_len, unsigned flags,
+                                  const reshape_file_options *options, reshape_write_fn write, void *data,
+                                  reshape_error *err);
 
 /*
  * Reshapes the file at in_path into the file at out_path, streaming: the input is read a piece at

@@ -161,6 +161,26 @@ public func reshapeApplyCB(
     }
 }
 
+@_cdecl("reshape_apply_with")
+public func reshapeApplyWith(
+    _ rules: reshape_rules_const_ptr?, _ input: UnsafePointer<CChar>?, _ inputLength: size_t, _ flags: CUnsignedInt,
+    _ options: UnsafePointer<reshape_file_options>?, _ write: reshape_write_fn?, _ data: UnsafeMutableRawPointer?,
+    _ err: UnsafeMutablePointer<reshape_error>?
+) -> reshape_status {
+    do throws(ReshapeError) {
+        let (compiled, text) = try applyArguments(rules, input, inputLength)
+        guard let write else { throw ReshapeError(.invalidArgument, "write must not be NULL") }
+        let settings = try FileOptions.settings(from: options)
+        try compiled.apply(to: text, options: ApplyOptions(rawValue: flags), settings: settings) { piece in
+            guard let base = piece.baseAddress else { return 0 }
+            return write(base.assumingMemoryBound(to: CChar.self), piece.count, data)
+        }
+        return succeed(err)
+    } catch {
+        return report(error, to: err)
+    }
+}
+
 @_cdecl("reshape_free")
 public func reshapeFree(_ buffer: UnsafeMutablePointer<CChar>?) {
     buffer?.deallocate()

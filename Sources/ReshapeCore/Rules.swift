@@ -89,6 +89,7 @@ public struct Rules: Sendable {
     ) throws(ReshapeError) -> [UInt8] {
         let sink = BufferSink(capacity: input.count.addingClamped(input.count / 8 + 64))
         try reshape(input, options: options, settings: settings, into: sink)
+        _ = settings.progress?(input.count, input.count)  // The end: too late to cancel.
         return sink.buffer.toArray()
     }
 
@@ -224,5 +225,6 @@ extension Rules {
             try reshape(input, options: options, settings: settings, into: sink)
             try sink.flush()
         }
+        _ = settings.progress?(input.count, input.count)  // The end: too late to cancel.
     }
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+
 #include "reshape.h"
 #include "test_support.h"
 
@@ -461,6 +463,118 @@ static void test_apply_cb(void) {
     reshape_rules_free(rules);
 }
 
+/* The threads of this process, counted in /proc/self/task. */
+static size_t thread_count(void) {
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks) return 0;
+    size_t count = 0;
+    for (struct dirent *entry; (entry = readdir(tasks));) count += entry->d_name[0] != '.';
+    closedir(tasks);
+    return count;
+}
+
+typedef struct watched {
+    uint64_t last_done, total, calls, cancel_at;
+    size_t most_threads;
+} watched;
+
+static int watch(uint64_t done, uint64_t total, void *data) {
+    watched *progress = data;
+    progress->calls++;
+    progress->last_done = done;
+    progress->total = total;
+    size_t threads = thread_count();
+    if (threads > progress->most_threads) progress->most_threads = threads;
+    return progress->cancel_at && progress->calls == progress->cancel_at;
+}
+
+/* reshape_apply_with: input in memory on several threads gives reshape_apply's bytes and errors. */
+static void test_apply_with(void) {
+    reshape_rules *rules = compile("[{\"op\": \"keyedToArray\"}, {\"op\": \"emptyObjectToNull\"}, "
+                                   "{\"op\": \"convertKeys\", \"to\": \"camelCase\"}]");
+    reshape_error err;
+    size_t input_length = 0;
+    char *input = collection_text(60000, &input_length);
+    char *expected = NULL;
+    size_t expected_length = 0;
+    CHECK(reshape_apply(rules, input, input_length, 0, &expected, &expected_length, &err) == RESHAPE_OK, "%s", err.message);
+
+    unsigned jobs[] = {1, 4, 0};
+    size_t threads_before = thread_count();
+    for (size_t j = 0; j < 3; j++) {
+        reshape_file_options options = RESHAPE_FILE_OPTIONS_INIT;
+        watched progress = {0};
+        options.jobs = jobs[j];
+        options.progress = watch;
+        options.progress_data = &progress;
+        collected into = {0};
+        memset(&err, 'x', sizeof err);
+        CHECK(reshape_apply_with(rules, input, input_length, 0, &options, collect, &into, &err) == RESHAPE_OK, "%s",
+              err.message);
+        CHECK(err.code == RESHAPE_OK && reserved_is_zero(&err), "err cleared");
+        CHECK(into.length == expected_length && memcmp(into.bytes, expected, expected_length) == 0,
+              "jobs %u: %zu bytes, expected %zu", jobs[j], into.length, expected_length);
+        CHECK(progress.calls > 1 && progress.last_done == input_length && progress.total == input_length,
+              "jobs %u: %llu progress calls, last %llu of %llu", jobs[j], (unsigned long long)progress.calls,
+              (unsigned long long)progress.last_done, (unsigned long long)progress.total);
+        /* With 4 jobs, 3 threads reshape beside the caller while it reports; they end before it returns. */
+        if (jobs[j] == 4) CHECK(progress.most_threads >= threads_before + 3, "jobs 4: at most %zu threads", progress.most_threads);
+        if (jobs[j] == 1) CHECK(progress.most_threads == threads_before, "jobs 1: %zu threads", progress.most_threads);
+        CHECK(thread_count() == threads_before, "threads left running: %zu", thread_count());
+        free(into.bytes);
+    }
+    /* NULL options: one thread per core, the same bytes. */
+    collected into = {0};
+    CHECK(reshape_apply_with(rules, input, input_length, 0, NULL, collect, &into, &err) == RESHAPE_OK, "%s", err.message);
+    CHECK(into.length == expected_length && memcmp(into.bytes, expected, expected_length) == 0, "NULL options");
+    free(into.bytes);
+
+    /* Progress cancels; a record that fails a rule gives reshape_apply's error on any thread count. */
+    reshape_file_options options = RESHAPE_FILE_OPTIONS_INIT;
+    watched progress = {0};
+    progress.cancel_at = 2;
+    options.jobs = 4;
+    options.progress = watch;
+    options.progress_data = &progress;
+    memset(&into, 0, sizeof into);
+    CHECK(reshape_apply_with(rules, input, input_length, 0, &options, collect, &into, &err) == RESHAPE_CANCELLED, "%s",
+          err.message);
+    CHECK(progress.calls == 2, "progress called %llu times after cancelling", (unsigned long long)progress.calls);
+    free(into.bytes);
+    char *record = strstr(input + input_length / 2, "{\"display_name\"");
+    char *end = record ? strstr(record, "}}") : NULL;
+    if (!end) abort();
+    memset(record, ' ', (size_t)(end + 2 - record)); /* `7` and spaces: a record that is not an object */
+    record[0] = '7';
+    reshape_error whole;
+    char *unused = NULL;
+    size_t unused_length = 0;
+    CHECK(reshape_apply(rules, input, input_length, 0, &unused, &unused_length, &whole) == RESHAPE_RULE_FAILED, "whole");
+    for (size_t j = 0; j < 3; j++) {
+        options.jobs = jobs[j];
+        options.progress = NULL;
+        memset(&into, 0, sizeof into);
+        CHECK(reshape_apply_with(rules, input, input_length, 0, &options, collect, &into, &err) == RESHAPE_RULE_FAILED,
+              "jobs %u: %s", jobs[j], err.message);
+        CHECK(strcmp(err.message, whole.message) == 0 && strcmp(err.path, whole.path) == 0 && err.rule == whole.rule,
+              "jobs %u: %s, reshape_apply gave %s", jobs[j], err.message, whole.message);
+        free(into.bytes);
+    }
+
+    /* Arguments: an unknown options version, and NULL write, are refused before any work. */
+    options.version = 99;
+    memset(&into, 0, sizeof into);
+    CHECK(reshape_apply_with(rules, input, input_length, 0, &options, collect, &into, &err) == RESHAPE_INVALID_ARGUMENT,
+          "version 99");
+    CHECK(strcmp(err.message, "invalid_argument: options->version is 99; this library knows versions 1 to 1") == 0, "%s",
+          err.message);
+    CHECK(reshape_apply_with(rules, "{}", 2, 0, NULL, NULL, NULL, &err) == RESHAPE_INVALID_ARGUMENT, "NULL write");
+    CHECK(into.calls == 0, "called for an error");
+    reshape_free(expected);
+    free(input);
+    reshape_rules_free(rules);
+}
+
 static void test_rules_ops(void) {
     reshape_rules *rules = compile("{\"rules\": [{\"op\": \"unwrap\", \"path\": \"$.data\"}, {\"op\": \"keyedToArray\"},"
                                    " {\"op\": \"convertKeys\", \"to\": \"camelCase\"}, {\"op\": \"keyedToArray\"}]}");
@@ -604,6 +718,7 @@ int main(void) {
     test_error_op();
     test_apply_into();
     test_apply_cb();
+    test_apply_with();
     test_rules_ops();
     test_truncation();
     return test_exit_status("test_api");

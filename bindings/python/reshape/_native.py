@@ -235,6 +235,17 @@ lib.reshape_apply_cb.argtypes = [
     ctypes.POINTER(Error),
 ]
 lib.reshape_apply_cb.restype = ctypes.c_int
+lib.reshape_apply_with.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_void_p,  # const char *input, as for reshape_apply
+    ctypes.c_size_t,
+    ctypes.c_uint,
+    ctypes.POINTER(FileOptions),
+    WriteFunction,
+    ctypes.c_void_p,
+    ctypes.POINTER(Error),
+]
+lib.reshape_apply_with.restype = ctypes.c_int
 lib.reshape_apply_file.argtypes = [
     ctypes.c_void_p,
     ctypes.c_char_p,
@@ -359,10 +370,11 @@ def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tu
 
 
 def apply_cb(handle: int, data: "Union[bytes, int]", length: int, flags: int,
-             take: Callable[[memoryview], int]) -> Tuple[int, Error]:
-    """reshape_apply_cb: (status, error). ``take(piece)`` gets each piece of the output in order, a
-    memoryview of the library's bytes that is valid during that call only (copy it), and returns
-    0 to go on or an errno value to stop. `take` must not raise (see _calls.py)."""
+             take: Callable[[memoryview], int], options: "Optional[FileOptions]" = None) -> Tuple[int, Error]:
+    """reshape_apply_cb, or with `options` (threads) reshape_apply_with: (status, error).
+    ``take(piece)`` gets each piece of the output in order, a memoryview of the library's bytes
+    that is valid during that call only (copy it), and returns 0 to go on or an errno value to
+    stop. `take` must not raise (see _calls.py)."""
 
     def write(buffer: int, size: int, _data: Optional[int]) -> int:
         kind = _Piece if size <= PIECE_MAX else ctypes.c_char * size
@@ -370,7 +382,11 @@ def apply_cb(handle: int, data: "Union[bytes, int]", length: int, flags: int,
 
     function = WriteFunction(write)  # kept alive here until the call returns
     error = Error()
-    status = lib.reshape_apply_cb(handle, data, length, flags, function, None, ctypes.byref(error))
+    if options is None:
+        status = lib.reshape_apply_cb(handle, data, length, flags, function, None, ctypes.byref(error))
+    else:
+        status = lib.reshape_apply_with(handle, data, length, flags, ctypes.byref(options), function, None,
+                                        ctypes.byref(error))
     return status, error
 
 

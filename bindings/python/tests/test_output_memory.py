@@ -1,9 +1,12 @@
 """A large output is held once: apply() takes it in pieces (reshape_apply_cb) into Python's memory,
 and never touches the library's memory beyond reading what it hands over."""
 
+import io
+import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -182,3 +185,54 @@ def test_ctrl_c_stops_a_large_apply_on_the_main_thread():
         print(rules.apply(b'{"a": {}}').decode())
     """)
     assert output.splitlines() == ["handled True", "KeyboardInterrupt True 1", '[{"id":"a"}]']
+
+
+def _threads() -> "set[str]":
+    return set(os.listdir("/proc/self/task"))
+
+
+@pytest.mark.parametrize("jobs", [None, 3])
+def test_apply_on_several_threads_gives_the_same_bytes_and_errors(monkeypatch, jobs):
+    # jobs other than 1: reshape_apply_with reshapes the records on that many threads, seen here
+    # while the output is taken (they end before apply returns); same bytes, same error.
+    rules = reshape.Rules([{"op": "keyedToArray"}, {"op": "emptyObjectToNull"}, {"op": "convertKeys"}])
+    records = [f'"u{i:07d}": {{"display_name": "n{i}", "a": {{}}}}' for i in range(40_000)]
+    data = ("{" + ",".join(records) + "}").encode()
+    expected = rules.apply(data)
+    seen: "set[str]" = set()
+
+    class Counting(io.BytesIO):
+        def write(self, piece):  # type: ignore[override]
+            seen.update(_threads())
+            return super().write(piece)
+
+    before = _threads()
+    monkeypatch.setattr(_rules.io, "BytesIO", Counting)
+    assert rules.apply(data, jobs=jobs) == expected
+    monkeypatch.setattr(_rules.io, "BytesIO", io.BytesIO)
+    workers = len(os.sched_getaffinity(0)) if jobs is None else jobs
+    # New threads: the library's workers (all but the calling one), and on the main thread
+    # apply's helper thread (see _calls.py), which makes the call.
+    assert len(seen - before) >= min(workers, 64) - 1 + 1, (before, seen)
+    # The library's threads end before apply returns (the C suite counts them); the helper
+    # thread a moment later.
+    deadline = time.monotonic() + 5
+    while _threads() - before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not _threads() - before
+    assert rules.apply(data, jobs=1) == expected
+
+    failing = data.replace(b'{"display_name": "n20000", "a": {}}', b'"not an object"')
+    errors = []
+    for threads in (1, jobs):
+        with pytest.raises(reshape.RuleFailed) as raised:
+            rules.apply(failing, jobs=threads)
+        errors.append((str(raised.value), raised.value.path, raised.value.rule))
+    assert errors[0] == errors[1] == ("rule_failed: rule 1 (keyedToArray) at $['u0020000']: expected an object, found a string",
+                                      "$['u0020000']", 1)
+
+
+@pytest.mark.parametrize("jobs, kind", [(0, ValueError), (-2, ValueError), (1.0, TypeError), (True, TypeError)])
+def test_apply_refuses_jobs_that_are_not_threads(jobs, kind):
+    with pytest.raises(kind, match="jobs must be a positive int or None"):
+        reshape.Rules([{"op": "wrap", "key": "k"}]).apply(b"{}", jobs=jobs)
