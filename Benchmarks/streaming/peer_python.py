@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The Python peers: what one would write instead of Reshape, file to file, compact JSON out.
 
-    python3 peer_python.py {json|orjson} {A|B} {gc|nogc} INPUT OUTPUT
+    python3 peer_python.py {json|orjson} {A|B|KEYED|REMOVE|...} {gc|nogc} INPUT OUTPUT
 
 Workload A is `[{"op":"keyedToArray","idKey":"id","wrapIn":"users"}]`; workload B adds
-emptyObjectToNull, blankStringToNull and convertKeys to snake_case (docs/rules.md). `nogc` calls
+emptyObjectToNull, blankStringToNull and convertKeys to snake_case (docs/rules.md); the op
+workloads (run.py's OP_WORKLOADS) are keyedToArray and one op, or a mixed list. `nogc` calls
 gc.disable() first, the usual trick for building millions of small dicts and lists (the cyclic
 collector otherwise rescans them over and over). Each run is a whole process, as a script would be.
 """
@@ -55,11 +56,77 @@ def workload_b(data):
                       for key, record in data.items()]}
 
 
+# The op workloads of run.py (OP_WORKLOADS): keyedToArray with idKey "id" (records at $[*]), then
+# one op, or a mixed list; each function does what the rules do, in their order.
+
+def keyed(data):
+    return [{"id": key, **record} for key, record in data.items()]
+
+
+def with_default(record, key, value):
+    """default: set where the member is missing (added at the end) or null (replaced in place)."""
+    if record.get(key) is None:
+        record[key] = value
+    return record
+
+
+def renamed(record, names):
+    return {names.get(name, name): member for name, member in record.items()}
+
+
+def snake_deep(value):
+    kind = type(value)
+    if kind is dict:
+        return {snake_case(key): snake_deep(member) for key, member in value.items()}
+    if kind is list:
+        return [snake_deep(element) for element in value]
+    return value
+
+
+def null_empty_objects(value):
+    """emptyObjectToNull over $..*: every {} below the root becomes null (tested before its members)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: (None if type(member) is dict and not member else null_empty_objects(member))
+                for key, member in value.items()}
+    if kind is list:
+        return [None if type(element) is dict and not element else null_empty_objects(element) for element in value]
+    return value
+
+
+def number_text(value):
+    """coerce to string: a number's canonical JSON text, as orjson writes it."""
+    import orjson
+
+    return orjson.dumps(value).decode()
+
+
+OPS = {
+    "KEYED": keyed,
+    "REMOVE": lambda data: [{"id": key, **{n: m for n, m in record.items() if n != "tags"}} for key, record in data.items()],
+    "DEFAULT": lambda data: [with_default({"id": key, **record}, "role", "user") for key, record in data.items()],
+    "COERCE": lambda data: [{**record, "createdAt": str(record["createdAt"])} for record in keyed(data)],
+    "RENAMEKEYS": lambda data: [renamed({"id": key, **record}, {"displayName": "name"}) for key, record in data.items()],
+    "CONVERTKEYS": lambda data: [{**record, "profile": snake_deep(record["profile"])} for record in keyed(data)],
+    "UNWRAP": keyed,
+    "WRAP": lambda data: {"users": keyed(data)},
+    "MIXED1": lambda data: {"data": [
+        {**record, "createdAt": str(record["createdAt"])}
+        for record in (renamed(with_default({"id": key, **{n: m for n, m in value.items() if n != "avatar"}}, "role", "user"),
+                               {"displayName": "name", "lastLogin": "lastSeen"})
+                       for key, value in data.items())]},
+    "MIXED2": lambda data: [
+        {**record, "score": number_text(record["score"]), "profile": snake_deep(record["profile"])}
+        for record in ({n: m for n, m in null_empty_objects({"id": key, **value}).items() if n != "tags"}
+                       for key, value in data.items())],
+}
+
+
 def main():
     parser_name, workload, collector, source, destination = sys.argv[1:6]
     if collector == "nogc":
         gc.disable()
-    transform = {"A": workload_a, "B": workload_b}[workload]
+    transform = {"A": workload_a, "B": workload_b, **OPS}[workload]
     if parser_name == "orjson":
         import orjson
 

@@ -145,6 +145,34 @@ WORKLOAD_NAMES = {
     "A": "keyedToArray (wrapIn users)",
     "B": "keyedToArray + emptyObjectToNull + blankStringToNull + convertKeys snake_case",
 }
+# One workload per op that runs per record, after keyedToArray (no wrapIn: records at $[*]), and
+# two mixed lists; the reference is KEYED, keyedToArray alone. Each has its orjson script in
+# peer_python.py; they run with the CLI (all cores) and orjson with gc.disable() only
+# (`--workloads ops`). Issue "One engine": each within 1.5x of KEYED, and >= 5x the script.
+KEYED = {"op": "keyedToArray", "idKey": "id"}
+OP_WORKLOADS = {
+    "KEYED": ([KEYED], "keyedToArray alone"),
+    "REMOVE": ([KEYED, {"op": "remove", "path": "$[*].tags"}], "remove $[*].tags"),
+    "DEFAULT": ([KEYED, {"op": "default", "path": "$[*]", "key": "role", "value": "user"}], "default $[*] role"),
+    "COERCE": ([KEYED, {"op": "coerce", "path": "$[*].createdAt", "to": "string"}], "coerce $[*].createdAt to string"),
+    "RENAMEKEYS": ([KEYED, {"op": "renameKeys", "path": "$[*]", "map": {"displayName": "name"}}],
+                   "renameKeys $[*] displayName → name"),
+    "CONVERTKEYS": ([KEYED, {"op": "convertKeys", "path": "$[*].profile", "to": "snake_case"}],
+                    "convertKeys $[*].profile to snake_case"),
+    "UNWRAP": ([dict(KEYED, wrapIn="data"), {"op": "unwrap", "path": "$.data"}], "keyedToArray wrapIn data, unwrap $.data"),
+    "WRAP": ([KEYED, {"op": "wrap", "key": "users"}], "wrap users"),
+    "MIXED1": ([KEYED, {"op": "remove", "path": "$[*].avatar"}, {"op": "default", "path": "$[*]", "key": "role", "value": "user"},
+                {"op": "renameKeys", "path": "$[*]", "map": {"displayName": "name", "lastLogin": "lastSeen"}},
+                {"op": "coerce", "path": "$[*].createdAt", "to": "string"}, {"op": "wrap", "key": "data"}],
+               "an API client's clean-up: remove, default, renameKeys, coerce, wrap"),
+    "MIXED2": ([KEYED, {"op": "emptyObjectToNull"}, {"op": "remove", "path": "$[*].tags"},
+                {"op": "coerce", "path": "$[*].score", "to": "string"},
+                {"op": "convertKeys", "path": "$[*].profile", "to": "snake_case"}],
+               "emptyObjectToNull, remove, coerce a real, convertKeys inside records"),
+}
+for _name, (_rules, _label) in OP_WORKLOADS.items():
+    WORKLOADS[_name] = _rules
+    WORKLOAD_NAMES[_name] = _label
 LARGE_MB = 1000  # sizes from here on use --large-runs and leave out the slow peers
 
 
@@ -303,6 +331,11 @@ def tools_for(workload: str, cli: Path, library: Path, features: Features, basel
     jobs = ["--jobs", "0"] if features.cli_jobs else []
     tools = [Tool("cli", "reshape CLI" + (" --jobs 0 (all cores)" if features.cli_jobs else " (no --jobs flag yet)"),
                   [str(cli), "--rules", "{rules}", "{input}", "--output", "{output}"] + jobs, engine=True)]
+    if workload in OP_WORKLOADS:
+        if features.orjson:
+            tools.append(Tool("orjson-nogc", "orjson + Python, gc.disable()",
+                              [PYTHON, str(HERE / "peer_python.py"), "orjson", workload, "nogc", "{input}", "{output}"]))
+        return tools
     if features.cli_jobs:
         tools.append(Tool("cli-j1", "reshape CLI --jobs 1",
                           [str(cli), "--rules", "{rules}", "{input}", "--output", "{output}", "--jobs", "1"], engine=True))
@@ -714,6 +747,18 @@ def targets_lines(all_results: Dict[tuple, List[Runs]], capacity: Dict[tuple, tu
                 rows.append(f"| {name} | {where} | {ratio:.3f}× (medians {median_of(results, key) / base:.3f}×) "
                             f"| ≤ {goal:.2f}× | {shown} |")
 
+        if workload in OP_WORKLOADS:
+            ratio_row("CLI vs orjson + Python, gc.disable()", "orjson-nogc", 5)
+            keyed = all_results.get((size_mb, "KEYED"))
+            if workload != "KEYED" and keyed:
+                ratio = paired(runs_of(results, "cli"), runs_of(keyed, "cli"))
+                reference = median_of(keyed, "cli")
+                if ratio is not None and reference:
+                    row("CLI against keyedToArray alone (KEYED)", f"{ratio:.2f}× (medians {cli / reference:.2f}×)",
+                        "≤ 1.5×", ratio <= 1.5)
+            rss = statistics.median(results[0].rss_kib) / 1024
+            row("CLI peak RSS", f"{rss:.1f} MiB", "≤ 64 MiB", rss <= 64)
+            continue
         slower_row("CLI against the baseline build, all cores", "cli", "baseline", 1.05)
         slower_row("CLI against the baseline build, `--jobs 1`", "cli-j1", "baseline-j1", 1.05)
         if workload == "A":
@@ -777,7 +822,9 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     parser.add_argument("--sizes", default="10,100,1000", help="payload sizes in MB (10^6 bytes), comma-separated")
     parser.add_argument("--runs", type=int, default=5, help="rounds per size (median), default 5")
     parser.add_argument("--large-runs", type=int, default=3, help=f"at most this many rounds at {LARGE_MB} MB and up, default 3")
-    parser.add_argument("--workloads", default="A,B", help="A, B or A,B")
+    parser.add_argument("--workloads", default="A,B",
+                        help="A, B, the op workloads (" + ", ".join(OP_WORKLOADS) + "), comma-separated; "
+                        "'ops' for all of these")
     parser.add_argument("--all-peers", action="store_true", help=f"also jq and Python json at {LARGE_MB} MB and up")
     parser.add_argument("--reshape", type=Path, help="the reshape CLI to measure (default: build it)")
     parser.add_argument("--baseline", type=Path,
@@ -801,10 +848,12 @@ def main(argv: List[str]) -> int:
         check_outputs_main(args.check[0], args.check[1:])
         return 0
     sizes = [float(size) for size in args.sizes.split(",") if size.strip()]
-    workloads = [w.strip().upper() for w in args.workloads.split(",") if w.strip()]
+    workloads = []
+    for name in (w.strip().upper() for w in args.workloads.split(",") if w.strip()):
+        workloads += list(OP_WORKLOADS) if name == "OPS" else [name]
     if any(w not in WORKLOADS for w in workloads) or args.runs < 1 or not os.access(TIME, os.X_OK):
-        sys.exit("run.py: --workloads takes A and/or B, --runs at least 1, and /usr/bin/time must exist "
-                 "(apt-get install time)")
+        sys.exit("run.py: --workloads takes A, B, ops or op workload names, --runs at least 1, and /usr/bin/time "
+                 "must exist (apt-get install time)")
 
     log("building")
     cli = args.reshape.resolve() if args.reshape else build_cli(args.build_dir)
