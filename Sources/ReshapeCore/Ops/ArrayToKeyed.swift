@@ -83,7 +83,6 @@ struct ArrayToKeyed: PathOperation {
 
 // MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
 
-
 extension ArrayToKeyed {
     /// Per record inside records; keying the collection itself needs every record's field.
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {

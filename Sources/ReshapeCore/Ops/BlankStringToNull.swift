@@ -42,7 +42,6 @@ struct BlankStringToNull: PathOperation {
 
 // MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
 
-
 extension BlankStringToNull {
     /// Per record: it never changes the collection or the objects above it.
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {

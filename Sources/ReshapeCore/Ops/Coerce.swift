@@ -132,7 +132,6 @@ struct Coerce: PathOperation {
 
 // MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
 
-
 extension Coerce {
     /// Per record when it coerces values inside records.
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {

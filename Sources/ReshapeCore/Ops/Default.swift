@@ -36,7 +36,6 @@ struct Default: PathOperation {
 
 // MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
 
-
 extension Default {
     /// Per record, unless it adds a member to an object collection (a record of its own, which no
     /// record's document may add alone).

@@ -26,7 +26,6 @@ struct EmptyObjectToNull: PathOperation {
 
 // MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
 
-
 extension EmptyObjectToNull {
     /// Per record: the objects above the collection hold it, and the collection holds a record,
     /// unless a rule before removed records.

@@ -204,7 +204,6 @@ struct KeyedToArray: PathOperation {
 
 // MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
 
-
 extension KeyedToArray {
     /// Per record when it makes records of the object collection itself (the collection becomes an
     /// array, under `wrapIn` when given), or works inside records.

@@ -152,6 +152,40 @@ struct MemberRenaming {
 
 // MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
 
+/// An op that renames members of the selected objects (and below them, when `deep`):
+/// `convertKeys` and `renameKeys`, which stream alike.
+protocol RenamingOperation: PathOperation {
+    var deep: Bool { get }
+    /// A member's new name, or nil when it stays.
+    var newName: @Sendable (KeyBytes) -> [UInt8]? { get }
+}
+
+extension RenamingOperation {
+    /// Renames the members of each selected object, and below it when deep.
+    func apply(to document: Document) throws(ReshapeError) {
+        let renaming = MemberRenaming(newName: newName, deep: deep)
+        let selection = try Selection(path, in: document)
+        defer { selection.recycle() }
+        // A deep renaming covers everything below a match, so only the outermost matches are
+        // visited; each object is renamed once.
+        for match in deep ? try selection.outermostMatches() : try selection.editOrder() {
+            try renaming.apply(to: selection.node(match), at: match, in: selection, document: document)
+        }
+    }
+
+    /// Per record unless it renames the records' names in an object collection; the names on the
+    /// chain to the collection are renamed as the rule renames them.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { step, reach in MemberRenaming.planStep(&step, reach: reach, deep: deep, newName: newName) }
+    }
+
+    /// On the text when deep from `$`: every member is renamed.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+        guard deep, path.isRoot else { return false }
+        builder.renameEverywhere(newName)
+        return true
+    }
+}
 
 extension MemberRenaming {
     /// The streaming verdict for a renaming rule that selects `reach` on the chain to the

@@ -26,7 +26,6 @@ struct Remove: PathOperation {
 
 // MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
 
-
 extension Remove {
     /// Per record when it removes records or values inside them (removing records leaves some
     /// records' collections empty, which rules after it must not mistake for the document's).

@@ -53,7 +53,6 @@ struct Unwrap: Operation {
 
 // MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
 
-
 extension Unwrap {
     /// Per record when it unwraps the collection or an object of its envelope by names alone: the
     /// collection then lies that much nearer the root.

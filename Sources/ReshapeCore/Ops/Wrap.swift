@@ -26,7 +26,6 @@ struct Wrap: Operation {
 
 // MARK: Streaming (see `RecordPlan`, `RecordFastPath`)
 
-
 extension Wrap {
     /// Per record: the collection lies one member further from the root.
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
