@@ -49,7 +49,7 @@ extension BlankStringToNull {
     }
 
     /// On the text over `$..*`: each blank string is written `null`.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
         guard path.isEveryDescendant else { return false }
         builder.nullBlankStringsEverywhere(trim: trim)
         return true

@@ -37,7 +37,7 @@ extension EmptyObjectToNull {
     }
 
     /// On the text over `$..*`: each `{}` is written `null`.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
         guard path.isEveryDescendant else { return false }
         builder.nullEmptyObjectsEverywhere()
         return true

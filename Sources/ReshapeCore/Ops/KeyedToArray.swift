@@ -224,7 +224,7 @@ extension KeyedToArray {
 
     /// On the text, when it makes the records of the collection: the id goes in front of each
     /// record (a record that is not an object, or has the id member already, takes the tree).
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
-        before.kind == .object && after.kind == .array && builder.makeRecords(idKey: idKey)
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
+        before == .object && after == .array && builder.makeRecords(idKey: idKey)
     }
 }

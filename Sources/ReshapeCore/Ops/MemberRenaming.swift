@@ -180,7 +180,7 @@ extension RenamingOperation {
     }
 
     /// On the text when deep from `$`: every member is renamed.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
         guard deep, path.isRoot else { return false }
         builder.renameEverywhere(newName)
         return true

@@ -40,7 +40,7 @@ extension Wrap {
     }
 
     /// Nothing on a record's text: records are moved whole.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool {
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
         true
     }
 

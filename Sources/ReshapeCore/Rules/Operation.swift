@@ -28,10 +28,10 @@ protocol Operation: Sendable {
     /// it cannot be followed back to the input.
     func suggestChains(_ candidates: inout RecordPlan.Candidates) -> Bool
 
-    /// Adds what the rule does to a record's text to `builder`, the rule running per record on
-    /// the collection `before` describes (`after`, once it ran); false when a record needs its
-    /// tree for this rule.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, before: RecordPlan.Step, after: RecordPlan.Step) -> Bool
+    /// Adds what the rule does to a record's text to `builder`, the rule running per record on a
+    /// collection of kind `before` (`after`, once it ran); false when a record needs its tree for
+    /// this rule.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool
 
     /// The op and what it selects, as `reshape check` names the rule: `remove $[-1]`.
     var summary: String { get }

@@ -77,9 +77,11 @@ struct RecordFastPath: Sendable {
         // the plan says it turns the object collection into an array.
         var step = RecordPlan.Step(chain: start, kind: kind)
         for operation in operations[0..<route.streamed] {
-            let before = step
+            // The kind only: a copy of the step would copy its chain for every rule (200,000
+            // `wrap`s make a chain as long).
+            let before = step.kind
             _ = operation.planStep(&step)
-            guard operation.addToFastPath(&builder, before: before, after: step) else { return nil }
+            guard operation.addToFastPath(&builder, collection: before, after: step.kind) else { return nil }
         }
         // Without keyedToArray, a keyed collection's records are written with their names, which
         // the tree path handles (renaming them is planned as whole-document work anyway).
