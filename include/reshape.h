@@ -505,9 +505,11 @@ reshape_status reshape_apply_file(const reshape_rules *rules, const char *in_pat
  * records in flight, not the input; a document that needs the whole tree holds its tree. A
  * document from a pipe may be as large as the address space set aside for it (64 GiB, less where
  * the system refuses that much; beyond it RESHAPE_LIMIT_EXCEEDED); JSON Lines from a pipe may go
- * on for ever. Errors are the whole tree's, found by the stream itself (docs/streaming.md); only
- * a work or output limit, which a stream counts higher than the whole tree, is named again on
- * the whole tree from a regular file, and stands as the stream's from a pipe.
+ * on for ever. Errors are the whole tree's, found by the stream itself (docs/streaming.md): text
+ * that is not JSON ends the call at once, a rule's failure once the document has been read to
+ * its end (a pipe's: when the pipe ends); only a work or output limit, which a stream counts
+ * higher than the whole tree, is named again on the whole tree from a regular file, and stands
+ * as the stream's from a pipe.
  * Both descriptors stay open and belong to the caller. out_fd is written at its position.
  *
  * On failure, out_fd has received a prefix of the output, possibly empty, and nothing after the
