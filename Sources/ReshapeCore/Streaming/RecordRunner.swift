@@ -97,15 +97,11 @@ final class RecordRunner: @unchecked Sendable {
         do throws(ReshapeError) {
             let document: Document
             if let earlierRecord {
-                document = try earlierRecord.withText { (value, key) throws(ReshapeError) in
-                    try miniDocument(record: parse(value), key: key, keyHasEscapes: earlierRecord.keyHasEscapes, envelope: nil)
-                }
+                document = try self.document(of: earlierRecord, envelope: nil)
                 try add(laterRecord, to: document)
             } else {
                 guard let envelope else { return false }
-                document = try laterRecord.withText { (value, key) throws(ReshapeError) in
-                    try miniDocument(record: parse(value), key: key, keyHasEscapes: laterRecord.keyHasEscapes, envelope: envelope)
-                }
+                document = try self.document(of: laterRecord, envelope: envelope)
             }
             try rules.run(on: document, range: 0..<laterRank)
         } catch {
@@ -120,10 +116,7 @@ final class RecordRunner: @unchecked Sendable {
     func envelopeError(over candidate: ReshapeError, of record: RecordCopy, envelope: Node) -> ReshapeError? {
         guard let rank = Self.rank(candidate), rank > 0 else { return nil }
         do throws(ReshapeError) {
-            let document = try record.withText { (value, key) throws(ReshapeError) in
-                try miniDocument(record: parse(value), key: key, keyHasEscapes: record.keyHasEscapes, envelope: envelope)
-            }
-            try rules.run(on: document, range: 0..<rank)
+            try rules.run(on: document(of: record, envelope: envelope), range: 0..<rank)
         } catch {
             return Self.rank(error) == nil || isIn(record, at: 0, error: error, beforeRule: rank - 1) ? nil : error
         }
@@ -142,6 +135,14 @@ final class RecordRunner: @unchecked Sendable {
             record.withKeyText { place.append(key: String(jsonBytes: $0)) }
         }
         return error.path == place.text || error.path.hasPrefix(place.text + "[")
+    }
+
+    /// The document of a kept record: the envelope's chain (or a copy of `envelope`) with `record`
+    /// alone in the collection (see `miniDocument`).
+    private func document(of record: RecordCopy, envelope: Node?) throws(ReshapeError) -> Document {
+        try record.withText { (value, key) throws(ReshapeError) in
+            try miniDocument(record: parse(value), key: key, keyHasEscapes: record.keyHasEscapes, envelope: envelope)
+        }
     }
 
     /// Adds `record` after the record in the collection of a record's document.
@@ -341,9 +342,7 @@ final class RecordRunner: @unchecked Sendable {
     func envelopeOutput(_ envelope: Node, first: RecordCopy) throws(ReshapeError) -> (
         before: [UInt8], after: [UInt8], isObject: Bool, rootMembers: Int, growth: Int
     ) {
-        let document = try first.withText { (value, key) throws(ReshapeError) in
-            try miniDocument(record: parse(value), key: key, keyHasEscapes: first.keyHasEscapes, envelope: envelope)
-        }
+        let document = try self.document(of: first, envelope: envelope)
         try rules.run(on: document, range: 0..<route.streamed)
         let collection = try outputCollection(in: document.root)
         var out = ByteBuffer(capacity: 256)

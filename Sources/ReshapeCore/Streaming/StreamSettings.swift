@@ -32,7 +32,8 @@ public struct StreamSettings: Sendable {
     /// The address space set aside for a pipe's input (tests make it small, to go past it).
     package var pipeReservationBytes = InputRegion.pipeReservation
     /// For tests: told how each run went (`streamed`, `hybrid`, `tree` when nothing was streamed,
-    /// `error` when streaming failed and the whole tree named the error).
+    /// `text`, `failed` when the stream named its error itself, `rerun` when a limit's error was
+    /// named again by the whole tree).
     package var outcome: (@Sendable (String) -> Void)? = nil
     /// For tests: a streaming failure where the whole tree succeeds is an `internal` error
     /// instead of quietly giving the whole tree's output.
