@@ -18,7 +18,9 @@ from typing import Any, Callable, List, Optional, Tuple, TypeVar
 
 T = TypeVar("T")
 
-#: While stopping, how often the waiting threads look whether the other side gave up (seconds).
+#: How often a waiting thread looks again (seconds). The caller's thread never blocks without a
+#: timeout: a signal that lands just before it blocks (its C handler runs, but the wait has not
+#: begun, so nothing interrupts it) is then handled at the next look, not never.
 _POLL = 0.05
 
 
@@ -87,10 +89,18 @@ class Call:
         outcome: List[Tuple[bool, Any]] = []
         self._messages = SimpleQueue()
         self._relayed = True
+        # The helper calls the library only once the main thread is in the loop below, which
+        # catches what a signal handler raises: Ctrl-C inside thread.start() (which waits for the
+        # new thread) would otherwise leave the library running, on the caller's buffers, after
+        # the caller has gone on. Then the helper is told to give up without calling it.
+        go = threading.Event()
+        abandoned = [False]
 
         def helper() -> None:
+            go.wait()
             try:
-                outcome.append((True, work()))
+                if not abandoned[0]:
+                    outcome.append((True, work()))
             except BaseException as error:  # noqa: B902 - a bug of the binding: raised on the caller's thread
                 outcome.append((False, error))
             finally:
@@ -98,34 +108,40 @@ class Call:
                 self._messages.put(None)
 
         thread = threading.Thread(target=helper, name="reshape call", daemon=True)
-        try:
-            thread.start()
-        except RuntimeError:  # no new threads (the interpreter is shutting down): call here
-            self._relayed = False
-            return work()
-        # From here until the helper has finished, whatever a signal handler raises is caught, and
-        # the wait goes on: the library still reads the caller's buffers and the compiled rules.
-        calm = True
+        serving = False
         while True:
             try:
-                self._serve(calm)
+                if not serving:
+                    try:
+                        thread.start()
+                    except RuntimeError:  # no new threads (the interpreter is shutting down): call here
+                        self._relayed = False
+                        return work()
+                    serving = True
+                # From here until the helper has finished, whatever a signal handler raises is
+                # caught, and the wait goes on: the library reads the caller's buffers and rules.
+                go.set()
+                self._serve()
                 thread.join()
                 break
             except BaseException as error:  # noqa: B902 - raised again by run()
+                if not serving:
+                    abandoned[0] = True
+                    go.set()
+                    raise
                 self.fail(error)
-                calm = False  # a message may have been lost with the exception: look every _POLL
         succeeded, value = outcome[0]
         if not succeeded:
             raise value
         return value  # type: ignore[no-any-return]
 
-    def _serve(self, calm: bool) -> None:
+    def _serve(self) -> None:
         """On the caller's thread: calls progress for each report of the helper, until it finishes."""
         from queue import Empty
 
         while not self._finished:
             try:
-                message = self._messages.get(timeout=None if calm else _POLL)
+                message = self._messages.get(timeout=_POLL)
             except Empty:
                 continue
             if message is None:

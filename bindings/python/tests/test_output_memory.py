@@ -187,6 +187,48 @@ def test_ctrl_c_stops_a_large_apply_on_the_main_thread():
     assert output.splitlines() == ["handled True", "KeyboardInterrupt True 1", '[{"id":"a"}]']
 
 
+def test_ctrl_c_while_the_helper_thread_starts_leaves_the_library_uncalled():
+    # The signal lands inside thread.start(), which waits for the new thread: KeyboardInterrupt at
+    # once, and the library is never called, so nothing reads the caller's buffers after the call
+    # has returned. (CI once saw the helper's first write come before start() returned.)
+    output = run("""
+        import io, threading
+        import reshape
+        from reshape import _rules
+
+        pieces = []
+
+        class Taking(io.BytesIO):
+            def write(self, piece):
+                pieces.append(len(piece))
+                return super().write(piece)
+
+        start = threading.Thread.start
+
+        def interrupted(thread):
+            start(thread)
+            raise KeyboardInterrupt
+
+        rules = reshape.Rules([{"op": "keyedToArray", "idKey": "id"}])
+        data = ("{" + ",".join(f'"k{i}": {{"n": {i}}}' for i in range(100_000)) + "}").encode()
+        _rules.io.BytesIO = Taking
+        threading.Thread.start = interrupted
+        try:
+            rules.apply(data)
+            print("finished")
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt")
+        threading.Thread.start = start
+        for thread in threading.enumerate():
+            if thread.name == "reshape call":
+                thread.join()
+        print("pieces", len(pieces))
+        _rules.io.BytesIO = io.BytesIO
+        print(rules.apply(b'{"a": {}}').decode())
+    """)
+    assert output.splitlines() == ["KeyboardInterrupt", "pieces 0", '[{"id":"a"}]']
+
+
 def _threads() -> "set[str]":
     return set(os.listdir("/proc/self/task"))
 
