@@ -284,6 +284,26 @@ size_t reshape_rules_count(const reshape_rules *rules);
  */
 const char *reshape_rules_op(const reshape_rules *rules, size_t index);
 
+/*
+ * How the rules run on a large document, as `reshape check` prints it after its first line: where
+ * the collection of records lies, and for each rule whether it runs per record (streaming) or
+ * needs the whole document, and why. One line per rule (two groups of lines when the plan differs
+ * for an object collection and an array one), each ending with "\n". For example:
+ *
+ *   records: the members of the object at $, or the elements of the array there
+ *   rule 1 (keyedToArray) runs per record
+ *
+ * The text is meant for people; its wording may change between releases.
+ *
+ * rules: from reshape_rules_new(); may be NULL.
+ *
+ * Returns a new NUL-terminated string; NULL when rules is NULL.
+ *
+ * Ownership: the caller owns the string: free it with reshape_free(). Made anew by each call.
+ * Thread safety: any number of threads may call it with the same rules at once.
+ */
+char *reshape_rules_plan(const reshape_rules *rules);
+
 /* ==========================================================================================
  * Apply
  * ========================================================================================== */
@@ -418,20 +438,31 @@ reshape_status reshape_apply_cb(const reshape_rules *rules, const char *input, s
 typedef int (*reshape_progress_fn)(uint64_t bytes_done, uint64_t bytes_total, void *user_data);
 
 /*
+ * Reports a line skipped under RESHAPE_SKIP_INVALID_LINES: `err` is the error the line would have
+ * ended the call with without the flag (code, message, line, column and position; err->line is the
+ * line's number, from 1, blank lines counted). Called on the calling thread, in line order, before
+ * the output of the lines after it is written. `err` is valid during the call only.
+ */
+typedef void (*reshape_skipped_fn)(const reshape_error *err, void *user_data);
+
+/*
  * Options of reshape_apply_file(), reshape_apply_fd() and reshape_apply_with(). Initialize with
  * RESHAPE_FILE_OPTIONS_INIT, then set the fields to change. `version` lets later releases add
- * fields at the end: a library reads only the fields of the version the caller was compiled with.
+ * fields at the end: a library reads only the fields of the version the caller was compiled with
+ * (version 1 ends with progress_data; version 2, this header's, adds skipped and skipped_data).
  */
-#define RESHAPE_FILE_OPTIONS_VERSION 1
+#define RESHAPE_FILE_OPTIONS_VERSION 2
 
 typedef struct reshape_file_options {
     unsigned version;              /* RESHAPE_FILE_OPTIONS_VERSION; set by the initializer */
     unsigned jobs;                 /* 0: one per core; at most 64 run */
     reshape_progress_fn progress;  /* may be NULL; a nonzero return cancels */
     void *progress_data;
+    reshape_skipped_fn skipped;    /* version 2; may be NULL: lines are skipped unreported */
+    void *skipped_data;
 } reshape_file_options;
 
-#define RESHAPE_FILE_OPTIONS_INIT { RESHAPE_FILE_OPTIONS_VERSION, 0, NULL, NULL }
+#define RESHAPE_FILE_OPTIONS_INIT { RESHAPE_FILE_OPTIONS_VERSION, 0, NULL, NULL, NULL, NULL }
 
 /*
  * reshape_apply_cb() with options: input in memory reshaped on several threads, with progress.
@@ -529,9 +560,9 @@ reshape_status reshape_apply_fd(const reshape_rules *rules, int in_fd, int out_f
  * ========================================================================================== */
 
 /*
- * Frees a buffer returned by reshape_apply(). NULL is a no-op.
+ * Frees a buffer returned by reshape_apply() or reshape_rules_plan(). NULL is a no-op.
  *
- * Ownership: buffer must come from reshape_apply() and must not be used afterwards; never pass
+ * Ownership: buffer must come from one of them and must not be used afterwards; never pass
  * it to free(), and never pass other memory here.
  * Thread safety: safe to call from any thread.
  */

@@ -81,6 +81,23 @@ public func reshapeRulesOp(_ rules: reshape_rules_const_ptr?, _ index: size_t) -
     return ops[index]
 }
 
+@_cdecl("reshape_rules_plan")
+public func reshapeRulesPlan(_ rules: reshape_rules_const_ptr?) -> UnsafeMutablePointer<CChar>? {
+    guard let rules = RulesHandle.rules(rules) else { return nil }
+    var text = ""
+    for line in rules.executionPlan {
+        text += line
+        text += "\n"
+    }
+    // Freed by reshape_free (deallocate): allocated the same way, NUL-terminated.
+    return text.withUTF8 { (bytes) -> UnsafeMutablePointer<CChar> in
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        if let base = bytes.baseAddress { UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: bytes.count) }
+        copy[bytes.count] = 0
+        return copy
+    }
+}
+
 /// The compiled rules and the input of `reshape_apply` and `reshape_apply_into`, checked in the
 /// order the header documents; a missing one is `invalid_argument`.
 private func applyArguments(

@@ -49,11 +49,22 @@ enum FileOptions {
                 .invalidArgument,
                 "options->version is \(version); this library knows versions 1 to \(RESHAPE_FILE_OPTIONS_VERSION)")
         }
-        let fields = pointer.pointee
-        var settings = StreamSettings(jobs: Int(fields.jobs))
-        if let callback = fields.progress {
-            let context = ProgressContext(callback: callback, data: fields.progress_data)
+        // A version 1 caller's struct ends with progress_data: the fields after it are read only
+        // for version 2 and later.
+        let raw = UnsafeRawPointer(pointer)
+        let jobs = raw.load(fromByteOffset: MemoryLayout<reshape_file_options>.offset(of: \.jobs)!, as: CUnsignedInt.self)
+        var settings = StreamSettings(jobs: Int(jobs))
+        let progress = raw.load(
+            fromByteOffset: MemoryLayout<reshape_file_options>.offset(of: \.progress)!, as: reshape_progress_fn?.self)
+        let progressData = raw.load(
+            fromByteOffset: MemoryLayout<reshape_file_options>.offset(of: \.progress_data)!, as: UnsafeMutableRawPointer?.self)
+        if let progress {
+            let context = ProgressContext(callback: progress, data: progressData)
             settings.progress = { done, total in context.report(done, total) }
+        }
+        if version >= 2, let skipped = pointer.pointee.skipped {
+            let context = SkippedLineContext(callback: skipped, data: pointer.pointee.skipped_data)
+            settings.skippedLine = { error in context.report(error) }
         }
         return settings
     }
@@ -71,5 +82,22 @@ private final class ProgressContext: @unchecked Sendable {
 
     func report(_ done: Int, _ total: Int) -> Bool {
         callback(UInt64(max(0, done)), UInt64(max(0, total)), data) == 0
+    }
+}
+
+/// The caller's skipped-line callback and its data: called on the calling thread only.
+private final class SkippedLineContext: @unchecked Sendable {
+    let callback: reshape_skipped_fn
+    let data: UnsafeMutableRawPointer?
+
+    init(callback: reshape_skipped_fn, data: UnsafeMutableRawPointer?) {
+        self.callback = callback
+        self.data = data
+    }
+
+    func report(_ error: ReshapeError) {
+        var described = reshape_error()
+        _ = ReshapeC.report(error, to: &described)
+        callback(&described, data)
     }
 }

@@ -566,7 +566,7 @@ static void test_apply_with(void) {
     memset(&into, 0, sizeof into);
     CHECK(reshape_apply_with(rules, input, input_length, 0, &options, collect, &into, &err) == RESHAPE_INVALID_ARGUMENT,
           "version 99");
-    CHECK(strcmp(err.message, "invalid_argument: options->version is 99; this library knows versions 1 to 1") == 0, "%s",
+    CHECK(strcmp(err.message, "invalid_argument: options->version is 99; this library knows versions 1 to 2") == 0, "%s",
           err.message);
     CHECK(reshape_apply_with(rules, "{}", 2, 0, NULL, NULL, NULL, &err) == RESHAPE_INVALID_ARGUMENT, "NULL write");
     CHECK(into.calls == 0, "called for an error");
@@ -597,6 +597,31 @@ static void test_rules_ops(void) {
     reshape_rules *empty = compile("[]");
     CHECK(reshape_rules_count(empty) == 0 && reshape_rules_op(empty, 0) == NULL, "no rules");
     reshape_rules_free(empty);
+}
+
+static void test_rules_plan(void) {
+    reshape_rules *rules = compile("[{\"op\": \"unwrap\", \"path\": \"$.data\"}, {\"op\": \"keyedToArray\"},"
+                                   " {\"op\": \"wrap\", \"key\": \"w\"}, {\"op\": \"remove\", \"path\": \"$.w\"}]");
+    char *plan = reshape_rules_plan(rules);
+    const char *expected = "records, when $['data'] is an object: its members\n"
+                           "  rule 1 (unwrap $.data) runs per record\n"
+                           "  rule 2 (keyedToArray $) runs per record\n"
+                           "  rule 3 (wrap \"w\") runs per record\n"
+                           "  rule 4 (remove $.w) needs the whole document: removes the collection or its envelope\n"
+                           "records, when $['data'] is an array: its elements\n"
+                           "  rule 1 (unwrap $.data) runs per record\n"
+                           "  rule 2 (keyedToArray $) needs the whole document: keyedToArray on an array numbers the "
+                           "records by position\n"
+                           "  rule 3 (wrap \"w\") runs on the whole document, after rule 2\n"
+                           "  rule 4 (remove $.w) runs on the whole document, after rule 2\n";
+    CHECK(plan != NULL && strcmp(plan, expected) == 0, "plan:\n%s", plan ? plan : "NULL");
+    char *again = reshape_rules_plan(rules);
+    CHECK(again != NULL && again != plan && plan && strcmp(again, plan) == 0, "a new string each call");
+    reshape_free(again);
+    reshape_rules_free(rules);
+    CHECK(plan == NULL || strlen(plan) == strlen(expected), "the string outlives its rules");
+    reshape_free(plan);
+    CHECK(reshape_rules_plan(NULL) == NULL, "NULL rules");
 }
 
 /* A path longer than the 512-byte field is cut at a character boundary and ends with "...". */
@@ -720,6 +745,7 @@ int main(void) {
     test_apply_cb();
     test_apply_with();
     test_rules_ops();
+    test_rules_plan();
     test_truncation();
     return test_exit_status("test_api");
 }

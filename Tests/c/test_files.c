@@ -414,7 +414,7 @@ static void test_options_and_null_arguments(void) {
     remove(out_path);
     reshape_file_options defaults = RESHAPE_FILE_OPTIONS_INIT;
     CHECK(defaults.version == RESHAPE_FILE_OPTIONS_VERSION && defaults.jobs == 0 && defaults.progress == NULL &&
-              defaults.progress_data == NULL,
+              defaults.progress_data == NULL && defaults.skipped == NULL && defaults.skipped_data == NULL,
           "RESHAPE_FILE_OPTIONS_INIT");
     CHECK(reshape_apply_file(rules, in_path, out_path, 0, &defaults, &err) == RESHAPE_OK, "defaults: %s", err.message);
     CHECK(file_equals(out_path, expected, strlen(expected)), "defaults: output");
@@ -1003,6 +1003,34 @@ static void check_lines(const char *what, const char *dir, const char *spec, con
     remove(out_path);
 }
 
+/* What note_skipped saw. */
+typedef struct skipped_lines {
+    int count;
+    int on_caller;
+    size_t lines[4];
+    size_t columns[4];
+    int codes[4];
+    char first_message[512];
+} skipped_lines;
+
+static void note_skipped(const reshape_error *err, void *data) {
+    skipped_lines *seen = data;
+    if (seen->count == 0) snprintf(seen->first_message, sizeof seen->first_message, "%s", err->message);
+    if (seen->count < 4) {
+        seen->lines[seen->count] = err->line;
+        seen->columns[seen->count] = err->column;
+        seen->codes[seen->count] = err->code;
+    }
+    if (gettid() == getpid()) seen->on_caller++;
+    seen->count++;
+}
+
+/* reshape_write_fn appending to a `text`. */
+static int append_output(const char *buffer, size_t size, void *data) {
+    append_bytes(data, buffer, size);
+    return 0;
+}
+
 static void test_json_lines(void) {
     char dir[4096];
     make_dir(dir, sizeof dir, "lines");
@@ -1021,6 +1049,57 @@ static void test_json_lines(void) {
           err.message);
     check_lines("a bad line skipped", dir, clean, bad, RESHAPE_INPUT_LINES | RESHAPE_SKIP_INVALID_LINES, RESHAPE_OK,
                 "{\"a\":1}\n{\"b\":2}\n{\"d\":4}\n", &err);
+
+    /* Each skipped line reported, in order, on the calling thread, as the error it would have
+       ended the call with; with version 1 options (no skipped field), skipped unreported. */
+    {
+        reshape_rules *plain = compile(clean);
+        char in_path[4096], out_path[4096];
+        path_in(in_path, sizeof in_path, dir, "in.json");
+        path_in(out_path, sizeof out_path, dir, "out.json");
+        const char *two_bad = "{\"a\": 1}\nnope\n\n{\"c\": }\n{\"d\": 4}\n";
+        write_bytes(in_path, two_bad, strlen(two_bad));
+        skipped_lines seen;
+        memset(&seen, 0, sizeof seen);
+        reshape_file_options options = RESHAPE_FILE_OPTIONS_INIT;
+        options.skipped = note_skipped;
+        options.skipped_data = &seen;
+        options.jobs = 2;
+        CHECK(reshape_apply_file(plain, in_path, out_path, RESHAPE_INPUT_LINES | RESHAPE_SKIP_INVALID_LINES, &options,
+                                 &err) == RESHAPE_OK,
+              "skipped lines reported: %s", err.message);
+        CHECK(file_equals(out_path, "{\"a\":1}\n{\"d\":4}\n", 16), "skipped lines reported: output");
+        CHECK(seen.count == 2 && seen.lines[0] == 2 && seen.lines[1] == 4, "skipped: %d calls, lines %zu, %zu", seen.count,
+              seen.lines[0], seen.lines[1]);
+        CHECK(seen.codes[0] == RESHAPE_INVALID_JSON && seen.columns[1] == 7 && seen.on_caller == seen.count,
+              "skipped: code %d, column %zu, %d of %d on the calling thread", seen.codes[0], seen.columns[1],
+              seen.on_caller, seen.count);
+        CHECK(strcmp(seen.first_message, "invalid_json: line 2, column 1: invalid literal, expected 'null'") == 0, "skipped: %s",
+              seen.first_message);
+
+        /* Through reshape_apply_with, the same reports. */
+        memset(&seen, 0, sizeof seen);
+        text out = {0};
+        CHECK(reshape_apply_with(plain, two_bad, strlen(two_bad), RESHAPE_INPUT_LINES | RESHAPE_SKIP_INVALID_LINES,
+                                 &options, append_output, &out, &err) == RESHAPE_OK,
+              "apply_with skipping: %s", err.message);
+        CHECK(seen.count == 2 && seen.lines[0] == 2 && seen.lines[1] == 4, "apply_with skipped: %d", seen.count);
+        free(out.data);
+
+        /* A version 1 caller's struct ends before `skipped`: what follows it is not read. */
+        struct {
+            reshape_file_options v1;
+        } padded;
+        memset(&padded, 0, sizeof padded);
+        padded.v1.version = 1;
+        padded.v1.skipped = (reshape_skipped_fn)(uintptr_t)1; /* would crash if called */
+        padded.v1.skipped_data = &seen;
+        remove(out_path);
+        CHECK(reshape_apply_file(plain, in_path, out_path, RESHAPE_INPUT_LINES | RESHAPE_SKIP_INVALID_LINES, &padded.v1,
+                                 &err) == RESHAPE_OK,
+              "version 1 options: %s", err.message);
+        reshape_rules_free(plain);
+    }
 
     /* A rule that fails on a line names the line, with column 0. */
     check_lines("a line a rule rejects", dir, "[{\"op\":\"keyedToArray\"}]", "{\"u1\": {}}\n\n{\"u2\": 7}\n",
