@@ -24,7 +24,7 @@ from ._errors import (
 from ._buffers import Data
 from ._limits import Limits
 from ._native import LibraryNotFound, library_version
-from ._rules import FileArgument, ProgressCallback, Rules, RulesSpec, apply
+from ._rules import FileArgument, ProgressCallback, Rules, RulesSpec, SkipCallback, apply
 from ._version import __version__
 from . import ops
 
@@ -53,6 +53,7 @@ __all__ = [
     "RuleFailed",
     "Rules",
     "RulesSpec",
+    "SkipCallback",
     "__version__",
     "apply",
     "library_version",

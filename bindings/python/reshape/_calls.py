@@ -53,20 +53,24 @@ class Call:
 
     def report(self, done: int, total: int) -> int:
         """The progress callback's body: 0 to go on, 1 to cancel."""
+        if self.progress is None:
+            return 1 if self.cancelled else 0
+        return self.call_back(self.progress, done, total)
+
+    def call_back(self, function: Callable[..., object], *arguments: Any) -> int:
+        """Calls ``function(*arguments)`` on the caller's thread (relayed there from the helper
+        thread, which waits for it): 0 to go on, 1 to cancel. What it raises is kept (`fail`)."""
         if self.cancelled:
             return 1
-        if self.progress is None:
-            return 0
         if not self._relayed:
             try:
-                self.progress(done, total)
+                function(*arguments)
             except BaseException as error:  # noqa: B902 - raised again by run()
                 self.fail(error)
                 return 1
             return 0
-        # On the helper thread: the caller's thread calls progress, and says when it is done.
         reply = threading.Event()
-        self._messages.put((done, total, reply))
+        self._messages.put((function, arguments, reply))
         while not reply.wait(_POLL):
             if self.cancelled:
                 return 1
@@ -136,7 +140,7 @@ class Call:
         return value  # type: ignore[no-any-return]
 
     def _serve(self) -> None:
-        """On the caller's thread: calls progress for each report of the helper, until it finishes."""
+        """On the caller's thread: makes each call the helper relays (`call_back`), until it finishes."""
         from queue import Empty
 
         while not self._finished:
@@ -146,11 +150,11 @@ class Call:
                 continue
             if message is None:
                 continue
-            done, total, reply = message
+            function, arguments, reply = message
             self._pending = reply
-            if not self.cancelled and self.progress is not None:
+            if not self.cancelled:
                 try:
-                    self.progress(done, total)
+                    function(*arguments)
                 except BaseException as error:  # noqa: B902 - raised again by run()
                     self.fail(error)
             self._pending = None

@@ -12,11 +12,9 @@ Exit status: 0 success; 1 the input could not be reshaped (invalid JSON, a rule 
 cancelled); 2 usage errors, files that cannot be read or written, and invalid rules. An error is
 one line on standard error, ``reshape: CODE: ...``.
 
-What the C API does not give the package, and so this command does not do: ``check`` prints the
-first line (the rules are valid, how many, their ops) but not the streaming plan after it (which
-rules run per record); ``--skip-invalid-lines`` skips lines without reporting each on standard
-error; standard input into ``--output FILE`` is read through ``/proc/self/fd/0`` when it is a pipe,
-but first copied to a temporary file when it is a regular file.
+Where it differs from the CLI: standard input into ``--output FILE`` is read through
+``/proc/self/fd/0`` when it is a pipe, but first copied to a temporary file when it is a regular
+file.
 """
 
 import os
@@ -312,7 +310,7 @@ def _apply(arguments: Sequence[str]) -> int:
         rules.apply_file(sys.stdin.buffer if source is None else source,
                          sys.stdout.buffer if destination is None else destination,
                          jobs=None if jobs == 0 else min(jobs, _MAX_JOBS),
-                         progress=None if bar is None else bar.update, **options)
+                         progress=None if bar is None else bar.update, on_skip=_report_skipped, **options)
     except ReshapeError as error:
         if bar is not None:
             bar.finish()
@@ -323,6 +321,10 @@ def _apply(arguments: Sequence[str]) -> int:
     if destination is None and os.isatty(1) and not options["input_lines"] and not options["output_lines"]:
         _write(1, "\n")
     return 0
+
+
+def _report_skipped(error: ReshapeError) -> None:
+    _write(2, f"reshape: skipped an invalid line: {error}\n")
 
 
 def _options_problem(options: Dict[str, bool]) -> Optional[str]:
@@ -355,8 +357,9 @@ def _check(arguments: Sequence[str]) -> int:
     count = "1 rule" if len(ops) == 1 else f"{len(ops)} rules"
     listed = ": " + ", ".join(ops) if ops else ""
     sys.stdout.write(f"{path}: ok, {count}{listed}\n")
-    # The CLI goes on with the streaming plan (which rules run per record); the C API does not
-    # give it.
+    # How each rule runs on large documents: per record (streaming) or on the whole tree.
+    for line in rules.plan():
+        sys.stdout.write(line + "\n")
     return 0
 
 

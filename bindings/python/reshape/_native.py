@@ -67,11 +67,15 @@ class Limits(ctypes.Structure):
     ]
 
 
-RESHAPE_FILE_OPTIONS_VERSION = 1
+RESHAPE_FILE_OPTIONS_VERSION = 2
 
 #: reshape_progress_fn: int (*)(uint64_t bytes_done, uint64_t bytes_total, void *user_data); a
 #: nonzero return cancels the call.
 ProgressFunction = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_void_p)
+
+
+#: reshape_skipped_fn: void (*)(const reshape_error *err, void *user_data).
+SkippedFunction = ctypes.CFUNCTYPE(None, ctypes.POINTER(Error), ctypes.c_void_p)
 
 
 #: reshape_write_fn: int (*)(const char *buffer, size_t size, void *data); a nonzero return stops
@@ -84,13 +88,15 @@ _Piece = ctypes.c_char * PIECE_MAX
 
 
 class FileOptions(ctypes.Structure):
-    """struct reshape_file_options, as include/reshape.h declares it (version 1)."""
+    """struct reshape_file_options, as include/reshape.h declares it (version 2)."""
 
     _fields_ = [
         ("version", ctypes.c_uint),
         ("jobs", ctypes.c_uint),
         ("progress", ProgressFunction),
         ("progress_data", ctypes.c_void_p),
+        ("skipped", SkippedFunction),
+        ("skipped_data", ctypes.c_void_p),
     ]
 
 
@@ -215,6 +221,8 @@ lib.reshape_rules_count.argtypes = [ctypes.c_void_p]
 lib.reshape_rules_count.restype = ctypes.c_size_t
 lib.reshape_rules_op.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
 lib.reshape_rules_op.restype = ctypes.c_char_p  # static, never freed: c_char_p copies it to bytes
+lib.reshape_rules_plan.argtypes = [ctypes.c_void_p]
+lib.reshape_rules_plan.restype = ctypes.c_void_p  # the caller's: freed with reshape_free
 lib.reshape_apply.argtypes = [
     ctypes.c_void_p,
     ctypes.c_void_p,  # const char *input: an address, or bytes (read in place, never copied)
@@ -351,6 +359,17 @@ def rules_op(handle: Optional[int], index: int) -> Optional[str]:
     return None if op is None else op.decode("utf-8")
 
 
+def rules_plan(handle: int) -> str:
+    """reshape_rules_plan: the streaming plan's text, one line per rule, each ending with a newline."""
+    text = lib.reshape_rules_plan(handle)
+    if text is None:
+        raise MemoryError("reshape_rules_plan returned NULL")
+    try:
+        return ctypes.string_at(text).decode("utf-8")
+    finally:
+        free(text)
+
+
 def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tuple[int, Optional[bytes], Error]:
     """reshape_apply: (status, output or None, error). The library's buffer is copied, then freed
     here, once: the output is held twice for a moment, so `apply_cb` serves large outputs.
@@ -400,12 +419,20 @@ def progress_function(report: Callable[[int, int], int]) -> Any:
     return ProgressFunction(lambda done, total, data: report(done, total))
 
 
-def file_options(jobs: int, progress: Any = None) -> FileOptions:
+def skipped_function(report: Callable[[Error], None]) -> Any:
+    """A reshape_skipped_fn that calls ``report(error)`` with the skipped line's error, which is
+    valid during the call only. Kept alive and not raising, as for progress_function()."""
+    return SkippedFunction(lambda error, data: report(error.contents))
+
+
+def file_options(jobs: int, progress: Any = None, skipped: Any = None) -> FileOptions:
     """A struct reshape_file_options of the version this module declares; `progress` is a
-    progress_function() or None, and must outlive the call."""
+    progress_function() or None, `skipped` a skipped_function() or None; both must outlive the call."""
     options = FileOptions(RESHAPE_FILE_OPTIONS_VERSION, jobs)
     if progress is not None:
         options.progress = progress
+    if skipped is not None:
+        options.skipped = skipped
     return options
 
 

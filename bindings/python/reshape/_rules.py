@@ -39,6 +39,8 @@ PathArgument = Union[str, bytes, _StrPathLike, _BytesPathLike]
 FileArgument = Union[PathArgument, BinaryIO]
 #: What `Rules.apply_file` calls with ``(bytes_done, bytes_total)``; its return value is ignored.
 ProgressCallback = Callable[[int, int], object]
+#: Called with the error of each line skipped (see `Rules.apply_file`'s ``on_skip``).
+SkipCallback = Callable[[ReshapeError], object]
 
 T = TypeVar("T")
 
@@ -522,6 +524,21 @@ class Rules:
         finally:
             self._release()
 
+    def plan(self) -> List[str]:
+        """How the rules run on a large document, as ``reshape check`` prints it after its first
+        line: where the collection of records lies, then for each rule whether it runs per record
+        (streaming) or needs the whole document, and why. One string per line, for people: the
+        wording may change between releases.
+
+        Raises:
+            ValueError: the rules were closed.
+        """
+        handle = self._acquire()
+        try:
+            return _native.rules_plan(handle).splitlines()
+        finally:
+            self._release()
+
     def __repr__(self) -> str:
         if self._closed:
             return f"<reshape.Rules (closed) at {id(self):#x}>"
@@ -685,7 +702,8 @@ class Rules:
 
     def apply_file(self, src: FileArgument, dst: FileArgument, *, jobs: Optional[int] = None,
                    progress: Optional[ProgressCallback] = None, pretty: bool = False, allow_duplicate_keys: bool = False,
-                   input_lines: bool = False, output_lines: bool = False, skip_invalid_lines: bool = False) -> None:
+                   input_lines: bool = False, output_lines: bool = False, skip_invalid_lines: bool = False,
+                   on_skip: Optional[SkipCallback] = None) -> None:
         """Reshapes a file into a file, streaming: for large inputs, with bounded memory and threads.
 
         The output has the same bytes as `apply` on the input, or the call raises the same error.
@@ -735,6 +753,11 @@ class Rules:
                 signal handler).
             pretty, allow_duplicate_keys, input_lines, output_lines, skip_invalid_lines: as for
                 `apply`.
+            on_skip: with ``skip_invalid_lines``, called on the calling thread as
+                ``on_skip(error)`` for each line skipped, in line order, before the output of the
+                lines after it is written: ``error`` is the `InvalidJSON` the line would have
+                raised (``line`` its number from 1). Its return value is ignored; an exception it
+                raises stops the call as one of ``progress`` does.
 
         Where the work is done:
 
@@ -777,6 +800,9 @@ class Rules:
             raise ValueError("these rules are closed")
         if progress is not None and not callable(progress):
             raise TypeError(f"progress must be callable or None, not {type(progress).__name__}")
+        if on_skip is not None and not callable(on_skip):
+            raise TypeError(f"on_skip must be callable or None, not {type(on_skip).__name__}")
+        callbacks = _Callbacks(progress, on_skip)
         if not isinstance(src, _PATH_TYPES):
             _check_file(src, "src", "read")
         if not isinstance(dst, _PATH_TYPES):
@@ -784,7 +810,7 @@ class Rules:
 
         if isinstance(dst, _PATH_TYPES):
             if isinstance(src, _PATH_TYPES):
-                self._apply_paths(src, dst, flags, threads, progress)
+                self._apply_paths(src, dst, flags, threads, callbacks)
                 return
             # The library replaces a path only when it reads a path. A pipe's (or a device's) is
             # /proc/self/fd/N, which it opens again and reads as the bytes come; anything else is
@@ -793,7 +819,7 @@ class Rules:
             if reopened is not None:
                 path, descriptor = reopened
                 files = _Files().path(_native.RESHAPE_IO_OUTPUT, dst).reopened(_native.RESHAPE_IO_INPUT, path, descriptor, src)
-                self._apply_paths(path, dst, flags, threads, progress, files)
+                self._apply_paths(path, dst, flags, threads, callbacks, files)
                 return
             import tempfile  # here, not at import: `import reshape` stays quick
 
@@ -802,7 +828,7 @@ class Rules:
                 copy.flush()
                 files = _Files().path(_native.RESHAPE_IO_OUTPUT, dst)
                 files.descriptor(_native.RESHAPE_IO_INPUT, -1, src)  # the copy is not what the caller knows
-                self._apply_paths(copy.name, dst, flags, threads, progress, files)
+                self._apply_paths(copy.name, dst, flags, threads, callbacks, files)
             return
 
         dst_descriptor = _descriptor(dst)
@@ -814,7 +840,7 @@ class Rules:
             try:
                 files = _Files().descriptor(_native.RESHAPE_IO_INPUT, opened, src)
                 files.descriptor(_native.RESHAPE_IO_OUTPUT, dst_descriptor, dst)
-                self._apply_descriptors(opened, None, dst_descriptor, dst, flags, threads, progress, files)
+                self._apply_descriptors(opened, None, dst_descriptor, dst, flags, threads, callbacks, files)
             finally:
                 os.close(opened)
             return
@@ -822,7 +848,7 @@ class Rules:
         if dst_descriptor is not None and src_descriptor is not None:
             files = _Files().descriptor(_native.RESHAPE_IO_INPUT, src_descriptor, src)
             files.descriptor(_native.RESHAPE_IO_OUTPUT, dst_descriptor, dst)
-            self._apply_descriptors(src_descriptor, src, dst_descriptor, dst, flags, threads, progress, files)
+            self._apply_descriptors(src_descriptor, src, dst_descriptor, dst, flags, threads, callbacks, files)
             return
 
         # In memory: dst has no descriptor, or src has none.
@@ -837,23 +863,23 @@ class Rules:
             if not isinstance(read, (bytes, bytearray, memoryview)):
                 raise TypeError(f"src.read() must return bytes, not {type(read).__name__}")
             data = bytes(read)
-        output = self._apply(data, flags)
+        output = self._apply(data, flags, on_skip=on_skip)
         if progress is not None:
             progress(len(data), len(data))
         _write_all(dst, output)
 
     def _apply_paths(self, src: PathArgument, dst: PathArgument, flags: int, jobs: int,
-                     progress: Optional[ProgressCallback], files: Optional[_Files] = None) -> None:
+                     callbacks: "_Callbacks", files: Optional[_Files] = None) -> None:
         source, destination = os.fsencode(src), os.fsencode(dst)
         if b"\0" in source or b"\0" in destination:
             raise ValueError("embedded null byte in a path")
         if files is None:
             files = _Files().path(_native.RESHAPE_IO_INPUT, src).path(_native.RESHAPE_IO_OUTPUT, dst)
         self._apply_streaming(lambda handle, options: _native.apply_file(handle, source, destination, flags, options),
-                              jobs, progress, files, _size_of(source))
+                              jobs, callbacks, files, _size_of(source))
 
     def _apply_descriptors(self, src: int, src_file: Optional[Any], dst: int, dst_file: Any, flags: int, jobs: int,
-                           progress: Optional[ProgressCallback], files: _Files) -> None:
+                           callbacks: "_Callbacks", files: _Files) -> None:
         # The library reads the descriptor from its offset and writes at the other's: first make
         # them agree with the file objects, whose buffers may hold read-ahead or unwritten bytes.
         src_seekable = src_file is not None and _seekable(src_file)
@@ -862,7 +888,7 @@ class Rules:
         dst_file.flush()
         try:
             self._apply_streaming(lambda handle, options: _native.apply_fd(handle, src, dst, flags, options), jobs,
-                                  progress, files, _size_of(src))
+                                  callbacks, files, _size_of(src))
         finally:
             # Then make the file objects agree with the descriptors again: a buffered file object
             # caches its position, and would otherwise read or write at a stale one.
@@ -872,33 +898,36 @@ class Rules:
                 dst_file.seek(os.lseek(dst, 0, os.SEEK_CUR), os.SEEK_SET)
 
     def _apply_streaming(self, call: "Callable[[int, _native.FileOptions], Tuple[int, _native.Error]]", jobs: int,
-                         progress: Optional[ProgressCallback], files: _Files, input_size: Optional[int]) -> None:
+                         callbacks: "_Callbacks", files: _Files, input_size: Optional[int]) -> None:
         handle = self._acquire()
         try:
-            if progress is None and input_size is not None and input_size < _QUICK_BELOW:
+            if callbacks.none and input_size is not None and input_size < _QUICK_BELOW:
                 # A short call with no callback runs no Python code: a signal's handler runs when it
                 # returns, at once. Not worth a helper thread (about 150 us).
                 status, error = call(handle, _native.file_options(jobs))
             else:
                 # A callback, so that Ctrl-C (any signal handler's exception) stops a long call.
-                running = Call(progress)
+                running = Call(callbacks.progress)
                 function = _native.progress_function(running.report)
-                options = _native.file_options(jobs, function)
+                skipped = callbacks.skipped_function(running, files)
+                options = _native.file_options(jobs, function, skipped)
                 status, error = running.run(lambda: call(handle, options))
         finally:
             self._release()
         if status != 0:
             raise _error(status, error, files=files)
 
-    def _apply(self, data: Data, flags: int, jobs: int = 1) -> bytes:
+    def _apply(self, data: Data, flags: int, jobs: int = 1, on_skip: Optional[SkipCallback] = None) -> bytes:
         with borrowed(data) as (address, length):
             handle = self._acquire()
             try:
                 # Below _IN_PIECES_FROM the library reshapes on the calling thread whatever jobs is.
-                if length < _IN_PIECES_FROM or (length < _IN_PIECES_ON_MAIN_FROM and _on_main_thread() and jobs == 1):
+                # Skipped lines are reported through reshape_apply_with's options only.
+                if on_skip is None and (length < _IN_PIECES_FROM
+                                        or (length < _IN_PIECES_ON_MAIN_FROM and _on_main_thread() and jobs == 1)):
                     status, output, error = _native.apply(handle, address, length, flags)
                 else:
-                    status, output, error = _apply_in_pieces(handle, address, length, flags, jobs)
+                    status, output, error = _apply_in_pieces(handle, address, length, flags, jobs, on_skip, data)
             finally:
                 self._release()
         if status != 0 or output is None:
@@ -959,8 +988,9 @@ def _on_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def _apply_in_pieces(handle: int, address: Union[bytes, int], length: int,
-                     flags: int, jobs: int = 1) -> "Tuple[int, Optional[bytes], _native.Error]":
+def _apply_in_pieces(handle: int, address: Union[bytes, int], length: int, flags: int, jobs: int = 1,
+                     on_skip: Optional[SkipCallback] = None,
+                     data: Any = "") -> "Tuple[int, Optional[bytes], _native.Error]":
     """reshape_apply_cb into an io.BytesIO: the output is held once, in Python's memory.
 
     The library hands over a streamed output as it is made, and gives back the pages of one made
@@ -983,11 +1013,37 @@ def _apply_in_pieces(handle: int, address: Union[bytes, int], length: int,
             return -1
         return 0
 
-    options = None if jobs == 1 else _native.file_options(jobs)
+    skipped = _Callbacks(None, on_skip).skipped_function(running, None, data)
+    options = None if jobs == 1 and skipped is None else _native.file_options(jobs, skipped=skipped)
     status, error = running.run(lambda: _native.apply_cb(handle, address, length, flags, take, options))
     if status != 0:
         return status, None, error
     return status, out.getvalue(), error
+
+
+class _Callbacks:
+    """The caller's callbacks of one streaming call: ``progress`` and ``on_skip``."""
+
+    def __init__(self, progress: Optional[ProgressCallback], on_skip: Optional[SkipCallback]) -> None:
+        self.progress = progress
+        self.on_skip = on_skip
+
+    @property
+    def none(self) -> bool:
+        return self.progress is None and self.on_skip is None
+
+    def skipped_function(self, running: Call, files: "Optional[_Files]", data: Any = "") -> Any:
+        """A reshape_skipped_fn for `running` that hands ``on_skip`` the line's InvalidJSON on the
+        caller's thread; None without ``on_skip``. Keep it alive for the call."""
+        on_skip = self.on_skip
+        if on_skip is None:
+            return None
+
+        def skipped(error: "_native.Error") -> None:
+            # The library's error is valid during this call only: made into the exception here.
+            running.call_back(on_skip, _error(error.code, error, data, files=files))
+
+        return _native.skipped_function(skipped)
 
 
 def _own_name_resolved(kind: type) -> None:

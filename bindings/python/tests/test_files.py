@@ -800,6 +800,81 @@ def test_skip_invalid_lines_skips_only_invalid_json():
         rules.apply(b'not json\n{"b": "str"}\n', input_lines=True, skip_invalid_lines=True)
 
 
+@pytest.mark.parametrize("route", ["paths", "descriptors", "memory", "pipe"])
+def test_on_skip_gets_each_skipped_line_on_the_calling_thread(tmp_path, route):
+    # Every route of apply_file reports the skipped lines: as the library reads paths, as it
+    # reads descriptors, in memory (a BytesIO output), and from a pipe into a path.
+    rules = reshape.Rules(LINE_RULES)
+    data = b'{"a": {}}\nnot json\n\n{"b": {"x": 1}\n{"c": {}}\n'
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(data)
+    seen = []
+
+    def on_skip(error):
+        seen.append((type(error), error.line, error.column, str(error), threading.current_thread() is threading.main_thread()))
+
+    expected = b'{"items":[{"id":"a"}]}\n{"items":[{"id":"c"}]}\n'
+    options = dict(input_lines=True, skip_invalid_lines=True, on_skip=on_skip)
+    if route == "paths":
+        rules.apply_file(source, tmp_path / "out.jsonl", **options)
+        assert (tmp_path / "out.jsonl").read_bytes() == expected
+    elif route == "descriptors":
+        with open(source, "rb") as src, open(tmp_path / "out.jsonl", "wb") as dst:
+            rules.apply_file(src, dst, **options)
+        assert (tmp_path / "out.jsonl").read_bytes() == expected
+    elif route == "memory":
+        out = io.BytesIO()
+        rules.apply_file(io.BytesIO(data), out, **options)
+        assert out.getvalue() == expected
+    else:
+        read, write = os.pipe()
+        os.write(write, data)
+        os.close(write)
+        with os.fdopen(read, "rb") as src:
+            rules.apply_file(src, tmp_path / "out.jsonl", **options)
+        assert (tmp_path / "out.jsonl").read_bytes() == expected
+    assert seen == [
+        (reshape.InvalidJSON, 2, 1, "invalid_json: line 2, column 1: invalid literal, expected 'null'", True),
+        (reshape.InvalidJSON, 4, 15, "invalid_json: at $, line 4, column 15: unexpected end of input, expected ',' or '}'",
+         True),
+    ]
+
+
+def test_on_skip_raising_stops_the_call_with_its_exception(tmp_path):
+    rules = reshape.Rules(LINE_RULES)
+    lines = b"".join(b'{"k%d": {}}\n' % index if index % 7 else b"nope\n" for index in range(200_000))
+    (tmp_path / "in.jsonl").write_bytes(lines)
+    calls = []
+
+    def on_skip(error):
+        calls.append(error.line)
+        raise LookupError("enough")
+
+    with pytest.raises(LookupError, match="enough"):
+        rules.apply_file(tmp_path / "in.jsonl", tmp_path / "out.jsonl", input_lines=True, skip_invalid_lines=True,
+                         on_skip=on_skip)
+    assert calls == [1] and not (tmp_path / "out.jsonl").exists()
+    with pytest.raises(TypeError, match="on_skip must be callable"):
+        rules.apply_file(tmp_path / "in.jsonl", tmp_path / "out.jsonl", on_skip=3)
+
+
+def test_plan_says_how_each_rule_runs():
+    rules = reshape.Rules([{"op": "unwrap", "path": "$.data"}, {"op": "keyedToArray"}, {"op": "wrap", "key": "w"}])
+    assert rules.plan() == [
+        "records, when $['data'] is an object: its members",
+        "  rule 1 (unwrap $.data) runs per record",
+        "  rule 2 (keyedToArray $) runs per record",
+        '  rule 3 (wrap "w") runs per record',
+        "records, when $['data'] is an array: its elements",
+        "  rule 1 (unwrap $.data) runs per record",
+        "  rule 2 (keyedToArray $) needs the whole document: keyedToArray on an array numbers the records by position",
+        '  rule 3 (wrap "w") runs on the whole document, after rule 2',
+    ]
+    rules.close()
+    with pytest.raises(ValueError):
+        rules.plan()
+
+
 def test_output_lines_writes_the_collection_one_record_per_line():
     rules = reshape.Rules(LINE_RULES)
     assert rules.apply(b'{"a": {"n": 1}, "b": {}}', output_lines=True) == b'{"id":"a","n":1}\n{"id":"b"}\n'

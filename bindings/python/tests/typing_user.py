@@ -32,6 +32,7 @@ from reshape import (
     RuleFailed,
     Rules,
     RulesSpec,
+    SkipCallback,
     __version__,
     apply,
     library_version,
@@ -73,6 +74,11 @@ def reshape_everything(folder: Path) -> List[object]:
         target: FileArgument = io.BytesIO()
         rules.apply_file(source, folder / "out.json", jobs=1, progress=report)
         rules.apply_file(os.fspath(src), target, output_lines=True)
+        skipped: List[ReshapeError] = []
+        on_skip: SkipCallback = skipped.append
+        rules.apply_file(src, io.BytesIO(), input_lines=True, skip_invalid_lines=True, on_skip=on_skip)
+        plan: List[str] = rules.plan()
+        seen += [skipped, plan]
         seen.append(apply(rules_list, "{}"))
 
         async def on_a_loop() -> List[object]:
