@@ -74,10 +74,12 @@ extension Rules {
                 try sink.write(taking: output)
             case .streamed(nil):
                 settings.outcome?("streamed")
+                if stream.recordsOnTree > 0 { settings.outcome?("record trees") }
                 return
             case .streamed(let intermediate?):
                 // The rules that need the whole document run on the streamed rules' result.
                 settings.outcome?("hybrid")
+                if stream.recordsOnTree > 0 { settings.outcome?("record trees") }
                 let resolved = limits.resolved(inputBytes: input.bytesRead)
                 let root = try JSONParser.parse(intermediate.buffer.bytes, maxDepth: resolved.maxDepth)
                 // The bound goes on from where the stream left it, as it would on the whole tree.

@@ -685,6 +685,76 @@ import Testing
         }
     }
 
+    /// Per-record rule lists that the record filters take whole (`RecordFilter`): every record is
+    /// reshaped on its text, none on a tree of its own, with the whole tree's bytes. Records vary
+    /// (escapes, unicode, every kind of number, nesting, `{}` and `""`) but none fails a rule.
+    @Test(arguments: [
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[0]"},{"op":"remove","path":"$..url"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"default","path":"$[*]","key":"role","value":"user"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"default","path":"$[*].profile","key":"bio","value":{"a":[1,"\u00e9",{}]}}]"#,
+        #"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].createdAt","to":"string"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].score","to":"integer","onFail":"null"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"coerce","path":"$..*","to":"number","onFail":"keep"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].flag","to":"boolean","onFail":"null"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"displayName":"name"}}]"#,
+        #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*].profile","map":{"city":"town"},"deep":true}]"#,
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$[*].profile","to":"snake_case"}]"#,
+        #"[{"op":"convertKeys","path":"$.*","to":"snake_case"},{"op":"keyedToArray","idKey":"key"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"emptyObjectToNull","path":"$[*].avatar"},{"op":"blankStringToNull","path":"$..plan"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*].friends","idKey":"fid","wrapIn":"list"}]"#,
+        #"[{"op":"remove","path":"$.*.avatar"},{"op":"keyedToArray"},{"op":"default","path":"$[*]","key":"avatar","value":null},{"op":"wrap","key":"data"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].avatar"},{"op":"default","path":"$[*]","key":"role","value":"user"},{"op":"renameKeys","path":"$[*]","map":{"displayName":"name","lastLogin":"lastSeen"}},{"op":"coerce","path":"$[*].createdAt","to":"string"},{"op":"wrap","key":"data"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"remove","path":"$[*].tags"},{"op":"coerce","path":"$[*].score","to":"string"},{"op":"convertKeys","path":"$[*].profile","to":"snake_case"}]"#,
+    ])
+    func perRecordRulesStreamOnTheirText(_ spec: String) throws {
+        let rules = try Rules(json: spec)
+        var random = SeededGenerator(seed: 97_531)
+        let outcomes = Outcomes()
+        for round in 0..<4 {
+            let records = (0..<(50 + random.next(200))).map { index -> String in
+                let name = random.pick(["-Nx\(index)", "u\(index)é", "k\\\"\(index)", "\\u0041\(index)"])
+                return "\"\(name)\": \(Self.cleanRecord(&random))"
+            }
+            let input = Array(("{" + records.joined(separator: ",\n ") + "}").utf8)
+            #expect(Self.compare(rules, input, outcomes: outcomes, context: "round \(round) rules \(spec)"))
+        }
+        let counts = outcomes.counts()
+        #expect(counts["streamed", default: 0] > 0, "\(counts)")
+        #expect(counts["record trees", default: 0] == 0, "\(counts)")
+        #expect(counts["rerun", default: 0] == 0, "\(counts)")
+    }
+
+    /// A Firebase-style record no rule of `perRecordRulesStreamOnTheirText` fails on.
+    static func cleanRecord(_ random: inout SeededGenerator) -> String {
+        let scalars = [
+            #""Zoë \"quoted\" {not: [json]} \\ end""#, #""""#, #""  ""#, "-0", "12.50", "1e400", "123456789012345678901234567890",
+            "true", "false", "null", #""\u00e9\ud83d\ude00""#, "7", #""12""#, #""true""#, "2.5e-3",
+        ]
+        func value(_ depth: Int) -> String {
+            switch depth < 3 ? random.next(6) : 0 {
+            case 1: return "{}"
+            case 2: return "[" + (0..<random.next(3)).map { _ in value(depth + 1) }.joined(separator: ",") + "]"
+            case 3: return "{\"x_y\": \(value(depth + 1)), \"url\": \(value(depth + 1))}"
+            default: return random.pick(scalars)
+            }
+        }
+        var members = [
+            "\"displayName\": \(random.pick([#""Zoë""#, #""O'Brien \"Q\"""#, #""""#]))",
+            "\"createdAt\": \(random.pick(["1700000000000", "17.5", "\"x\"", "null"]))",
+            "\"score\": \(random.pick(["317.75", "308.0", "12", "\"12\"", "null", "1e2"]))",
+            "\"flag\": \(random.pick(["true", "\"false\"", "1", "null"]))",
+            "\"plan\": \(random.pick(["\"free\"", "\"\"", "\" \"", "null"]))",
+            "\"avatar\": \(random.pick(["{}", #"{"url": "https://x", "width": 128}"#, "null"]))",
+            "\"tags\": \(random.pick(["[]", #"["a", "b"]"#, #"[{"url": "u"}]"#]))",
+            "\"profile\": {\"firstName\": \(value(1)), \"city\": \(value(1)), \"inner_obj\": \(value(1))}",
+            "\"friends\": \(random.pick(["{}", "null", #"{"f1": {"n": 1}, "f2": {"url": {}}}"#]))",
+            "\"lastLogin\": \(value(0))",
+        ]
+        members.shuffle(using: &random)
+        return "{" + members.prefix(4 + random.next(7)).joined(separator: random.next(2) == 0 ? "," : " ,\n  ") + "}"
+    }
+
     @Test func randomDocumentsAndRules() throws {
         let outcomes = Outcomes()
         defer {

@@ -96,4 +96,7 @@ extension ArrayToKeyed {
     func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
         false
     }
+
+    /// A record needs its tree: an element's id may come after members that go before it.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker { .needsTree }
 }

@@ -54,4 +54,36 @@ extension BlankStringToNull {
         builder.nullBlankStringsEverywhere(trim: trim)
         return true
     }
+
+    /// On a record's tokens: a selected blank string is passed on as `null`.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        let trim = self.trim
+        return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), trim: trim, next: next) }
+    }
+
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let trim: Bool
+        let next: any RecordFilter
+
+        init(cursor: PathCursor, trim: Bool, next: any RecordFilter) {
+            self.cursor = cursor
+            self.trim = trim
+            self.next = next
+        }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            return next.start(key: key)
+        }
+
+        func take(_ token: RecordToken) -> Bool {
+            let states = cursor.take(token)
+            if token.kind == .string && cursor.selects(states) && BlankStringToNull.isBlank(token.bytes, trim: trim) {
+                return next.take(.null)
+            }
+            return next.take(token)
+        }
+    }
 }

@@ -145,4 +145,116 @@ extension Coerce {
     func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
         false
     }
+
+    /// On a record's tokens: each selected value is converted as `convert` converts its node. A
+    /// value that cannot be converted needs the tree with `onFail` "error" (which names it).
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        let to = self.to
+        let onFail = self.onFail
+        return .filter { next, arena in
+            Filter(cursor: PathCursor(matcher, parent: parent), to: to, onFail: onFail, next: next, arena: arena)
+        }
+    }
+
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let to: Target
+        let onFail: OnFail
+        let next: any RecordFilter
+        let arena: TokenArena
+        @exclusivity(unchecked) var skipper = ValueSkipper()
+
+        init(cursor: PathCursor, to: Target, onFail: OnFail, next: any RecordFilter, arena: TokenArena) {
+            self.cursor = cursor
+            self.to = to
+            self.onFail = onFail
+            self.next = next
+            self.arena = arena
+        }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            skipper = ValueSkipper()
+            return next.start(key: key)
+        }
+
+        func take(_ token: RecordToken) -> Bool {
+            if skipper.active {
+                skipper.take(token)
+                return true
+            }
+            let states = cursor.take(token)
+            guard token.startsValue, token.kind != .null, cursor.selects(states) else { return next.take(token) }
+            if let converted = convert(token) {
+                // As the tree counts it: text gains its quotes.
+                if to == .string { arena.growth = arena.growth.addingClamped(2) }
+                return next.take(converted)
+            }
+            switch onFail {
+            case .error:
+                return false
+            case .null:
+                cursor.drop(token)
+                skipper.begin(token)
+                return next.take(.null)
+            case .keep:
+                return next.take(token)
+            }
+        }
+
+        /// The token of the converted value, as `Coerce.convert` makes its node; nil when it
+        /// cannot be converted.
+        private func convert(_ token: RecordToken) -> RecordToken? {
+            switch to {
+            case .number:
+                switch token.kind {
+                case .number: return token
+                case .string:
+                    guard let literal = NumberLiteral.exact(token.bytes) else { return nil }
+                    return RecordToken(.number, literal.text, flag: literal.isReal)
+                default: return nil
+                }
+            case .integer:
+                let value: Int64?
+                switch token.kind {
+                case .number:
+                    let literal = token.number
+                    switch literal.held {
+                    case .integer: return token
+                    case .real(let real): value = Int64(exactly: real)
+                    case .text: value = literal.integralValue
+                    }
+                case .string:
+                    value = NumberLiteral.exact(token.bytes)?.integralValue
+                default:
+                    return nil
+                }
+                return value.map { RecordToken(.number, arena.keep(String($0)), flag: false) }
+            case .string:
+                switch token.kind {
+                case .string:
+                    return token
+                case .number:
+                    // The number as the writer writes it: digits, sign, point and exponent only.
+                    var text = ByteBuffer(capacity: token.bytes.count + 8)
+                    token.number.appendCanonical(to: &text)
+                    return RecordToken(.string, text.withBytes { arena.keep($0) }, flag: true)
+                case .bool:
+                    return RecordToken(.string, arena.keep(token.flag ? "true" : "false"), flag: true)
+                default:
+                    return nil
+                }
+            case .boolean:
+                switch token.kind {
+                case .bool: return token
+                case .string:
+                    if token.bytes.elementsEqual("true".utf8) { return RecordToken(.bool, flag: true) }
+                    if token.bytes.elementsEqual("false".utf8) { return RecordToken(.bool, flag: false) }
+                    return nil
+                default: return nil
+                }
+            }
+        }
+    }
 }

@@ -50,4 +50,99 @@ extension Default {
     func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
         false
     }
+
+    /// On a record's tokens: in each selected object, a `null` member `key` is passed on as
+    /// `value`, and a missing one is added before the object's end. A selected value that is not
+    /// an object needs the tree (which names it).
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        let key = Array(self.key.utf8)
+        let value = self.value
+        let added = (values: value.values, bytes: key.count + 4 + value.text.count)
+        return .filter { next, arena in
+            // The value's tokens, made once per thread, their bytes kept by the filter.
+            let kept = TokenArena()
+            let tokens = value.text.withUnsafeBytes { RecordFilterChain.tokens(of: $0, keptIn: kept) }
+            guard let tokens else { return GivingUp() }
+            return Filter(
+                cursor: PathCursor(matcher, parent: parent), key: key, value: tokens, kept: kept, added: added, next: next,
+                arena: arena)
+        }
+    }
+
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let key: [UInt8]
+        /// `key` as a member name, and `value`'s tokens; `kept` holds their bytes.
+        let name: RecordToken
+        let value: [RecordToken]
+        let kept: TokenArena
+        let added: (values: Int, bytes: Int)
+        let next: any RecordFilter
+        let arena: TokenArena
+        /// The selected objects open: their depth, and whether `key` was among their members.
+        @exclusivity(unchecked) var objects: [(depth: Int, seen: Bool)] = []
+        /// The member `key` of a selected object was taken: its value comes next.
+        @exclusivity(unchecked) var atKey = false
+
+        init(
+            cursor: PathCursor, key: [UInt8], value: [RecordToken], kept: TokenArena, added: (values: Int, bytes: Int),
+            next: any RecordFilter, arena: TokenArena
+        ) {
+            self.cursor = cursor
+            self.key = key
+            name = RecordToken(.name, key.withUnsafeBytes { kept.keep($0) }, flag: false)
+            self.value = value
+            self.kept = kept
+            self.added = added
+            self.next = next
+            self.arena = arena
+        }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            objects.removeAll(keepingCapacity: true)
+            atKey = false
+            return next.start(key: key)
+        }
+
+        func take(_ token: RecordToken) -> Bool {
+            let depth = cursor.depth
+            let states = cursor.take(token)
+            switch token.kind {
+            case .name:
+                if let top = objects.last, top.depth == depth, token.bytes.elementsEqual(key) {
+                    objects[objects.count - 1].seen = true
+                    atKey = true
+                }
+                return next.take(token)
+            case .objectEnd:
+                if let top = objects.last, top.depth == depth {
+                    objects.removeLast()
+                    if !top.seen {
+                        guard next.take(name), passValue() else { return false }
+                    }
+                }
+                return next.take(token)
+            case .arrayEnd:
+                return next.take(token)
+            default:
+                let selected = cursor.selects(states)
+                if selected && token.kind != .objectStart { return false }
+                if atKey {
+                    atKey = false
+                    if token.kind == .null { return passValue() }
+                }
+                if selected { objects.append((cursor.depth, false)) }
+                return next.take(token)
+            }
+        }
+
+        /// Passes `value` on, and counts it as the tree does.
+        private func passValue() -> Bool {
+            arena.grow(values: added.values, bytes: added.bytes)
+            for token in value { guard next.take(token) else { return false } }
+            return true
+        }
+    }
 }

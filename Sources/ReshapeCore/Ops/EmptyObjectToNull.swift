@@ -42,4 +42,45 @@ extension EmptyObjectToNull {
         builder.nullEmptyObjectsEverywhere()
         return true
     }
+
+    /// On a record's tokens: a selected `{` followed by `}` is passed on as `null`.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), next: next) }
+    }
+
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let next: any RecordFilter
+        /// A selected `{` was taken and not passed on yet.
+        @exclusivity(unchecked) var held = false
+
+        init(cursor: PathCursor, next: any RecordFilter) {
+            self.cursor = cursor
+            self.next = next
+        }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            held = false
+            return next.start(key: key)
+        }
+
+        func take(_ token: RecordToken) -> Bool {
+            if held {
+                held = false
+                if token.kind == .objectEnd {
+                    _ = cursor.take(token)
+                    return next.take(.null)
+                }
+                guard next.take(.objectStart) else { return false }
+            }
+            let states = cursor.take(token)
+            if token.kind == .objectStart && cursor.selects(states) {
+                held = true
+                return true
+            }
+            return next.take(token)
+        }
+    }
 }

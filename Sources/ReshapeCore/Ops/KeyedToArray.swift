@@ -227,4 +227,150 @@ extension KeyedToArray {
     func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
         before == .object && after == .array && builder.makeRecords(idKey: idKey)
     }
+
+    /// On a record's tokens. Making the collection's records: `{"idKey":"name",` in front of the
+    /// record's members. Inside records: each selected object becomes `[`, each member's value
+    /// `{"idKey":"name",` and its members, and `]` (in an object under `wrapIn` when given), `null`
+    /// becomes `[]`. A record or value that is not an object, or already has `idKey`, or a
+    /// selected array (Firebase's numbered records), needs the tree.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        let idKey = Array(self.idKey.utf8)
+        if context.kind == .object && context.after == .array {
+            return .filter { next, arena in RecordMaker(idKey: idKey, next: next, arena: arena) }
+        }
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        let wrapIn = self.wrapIn.map { Array($0.utf8) }
+        return .filter { next, arena in
+            Inside(cursor: PathCursor(matcher, parent: parent), idKey: idKey, wrapIn: wrapIn, next: next, arena: arena)
+        }
+    }
+
+    /// Puts the record's name in front of its members.
+    private final class RecordMaker: RecordFilter {
+        let next: any RecordFilter
+        let arena: TokenArena
+        let idName: RecordToken
+        /// Holds `idName`'s bytes.
+        let kept: TokenArena
+        @exclusivity(unchecked) var key = UnsafeRawBufferPointer(start: nil, count: 0)
+        @exclusivity(unchecked) var depth = 0
+
+        init(idKey: [UInt8], next: any RecordFilter, arena: TokenArena) {
+            self.next = next
+            self.arena = arena
+            let kept = TokenArena()
+            idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: false)
+            self.kept = kept
+        }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            guard let key else { return false }
+            self.key = key
+            depth = 0
+            // The records are elements from here on.
+            return next.start(key: nil)
+        }
+
+        func take(_ token: RecordToken) -> Bool {
+            if depth == 0 {
+                guard token.kind == .objectStart else { return false }
+                depth = 1
+                arena.grow(values: 1, bytes: idName.bytes.count + key.count + 6)
+                return next.take(token) && next.take(idName) && next.take(RecordToken(.string, key, flag: false))
+            }
+            if token.opens {
+                depth += 1
+            } else if token.closes {
+                depth -= 1
+            } else if depth == 1 && token.kind == .name && token.bytes.elementsEqual(idName.bytes) {
+                return false
+            }
+            return next.take(token)
+        }
+    }
+
+    /// Makes records of selected objects inside a record.
+    private final class Inside: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let idName: RecordToken
+        let wrapIn: RecordToken?
+        let next: any RecordFilter
+        let arena: TokenArena
+        /// Holds the bytes of `idName` and `wrapIn`.
+        let kept: TokenArena
+        /// The depth of the selected object's members, while one is open (selections inside it
+        /// need the tree).
+        @exclusivity(unchecked) var members = 0
+        /// The name of the member whose value comes next, in the selected object.
+        @exclusivity(unchecked) var name: RecordToken? = nil
+        /// How deep the tokens of the current member's value are: 1 at its own members.
+        @exclusivity(unchecked) var inRecord = 0
+
+        init(cursor: PathCursor, idKey: [UInt8], wrapIn: [UInt8]?, next: any RecordFilter, arena: TokenArena) {
+            self.cursor = cursor
+            let kept = TokenArena()
+            idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: false)
+            self.wrapIn = wrapIn.map { wrapIn in RecordToken(.name, wrapIn.withUnsafeBytes { kept.keep($0) }, flag: false) }
+            self.kept = kept
+            self.next = next
+            self.arena = arena
+        }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            members = 0
+            name = nil
+            inRecord = 0
+            return next.start(key: key)
+        }
+
+        func take(_ token: RecordToken) -> Bool {
+            let depth = cursor.depth
+            let states = cursor.take(token)
+            if members > 0 {
+                if let member = name {
+                    // A member's value: a record.
+                    name = nil
+                    guard token.kind == .objectStart, !cursor.selects(states) else { return false }
+                    inRecord = 1
+                    arena.grow(values: 1, bytes: idName.bytes.count + member.bytes.count + 6)
+                    return next.take(token) && next.take(idName) && next.take(RecordToken(.string, member.bytes, flag: member.flag))
+                }
+                if inRecord > 0 {
+                    if token.startsValue && cursor.selects(states) { return false }
+                    if token.opens {
+                        inRecord += 1
+                    } else if token.closes {
+                        inRecord -= 1
+                    } else if inRecord == 1 && token.kind == .name && token.bytes.elementsEqual(idName.bytes) {
+                        return false
+                    }
+                    return next.take(token)
+                }
+                if token.kind == .name {
+                    name = token
+                    return true
+                }
+                // The selected object's end.
+                members = 0
+                guard next.take(.arrayEnd) else { return false }
+                return wrapIn == nil || next.take(.objectEnd)
+            }
+            guard token.startsValue, cursor.selects(states) else { return next.take(token) }
+            if let wrapIn {
+                arena.grow(values: 1, bytes: wrapIn.bytes.count + 4)
+                guard next.take(.objectStart), next.take(wrapIn) else { return false }
+            }
+            switch token.kind {
+            case .objectStart:
+                members = depth + 1
+                return next.take(.arrayStart)
+            case .null:
+                guard next.take(.arrayStart), next.take(.arrayEnd) else { return false }
+                return wrapIn == nil || next.take(.objectEnd)
+            default:
+                return false
+            }
+        }
+    }
 }

@@ -185,6 +185,96 @@ extension RenamingOperation {
         builder.renameEverywhere(newName)
         return true
     }
+
+    /// On a record's tokens: the member names of each selected object (and every name below a
+    /// selected value, or in the whole record when the path selects the collection or above it,
+    /// when deep) are passed on renamed. Names that then collide make the writer give up.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        let everywhere = deep && !PathOnChain(path, chain: context.chain).selectedDepths.isEmpty
+        let deep = self.deep
+        let newName = self.newName
+        return .filter { next, arena in
+            MemberRenaming.Filter(
+                cursor: PathCursor(matcher, parent: parent), deep: deep, everywhere: everywhere, newName: newName, next: next,
+                arena: arena)
+        }
+    }
+}
+
+extension MemberRenaming {
+    /// A renaming rule's filter (see `RenamingOperation.recordFilter`).
+    final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let deep: Bool
+        let everywhere: Bool
+        let newName: @Sendable (KeyBytes) -> [UInt8]?
+        let next: any RecordFilter
+        let arena: TokenArena
+        /// The depths (of their members) of the selected objects open.
+        @exclusivity(unchecked) var objects: [Int] = []
+        /// With `deep`: the depth of the members of the outermost selected value open; names at
+        /// that depth or deeper are renamed.
+        @exclusivity(unchecked) var deepFrom = Int.max
+        /// Names renamed before, by their hash: the name (kept in `kept`) and what it becomes.
+        @exclusivity(unchecked) var cache: [UInt64: (name: UnsafeRawBufferPointer, renamed: RecordToken?)] = [:]
+        let kept = TokenArena()
+        static let cacheCapacity = 4096
+
+        init(
+            cursor: PathCursor, deep: Bool, everywhere: Bool, newName: @escaping @Sendable (KeyBytes) -> [UInt8]?,
+            next: any RecordFilter, arena: TokenArena
+        ) {
+            self.cursor = cursor
+            self.deep = deep
+            self.everywhere = everywhere
+            self.newName = newName
+            self.next = next
+            self.arena = arena
+        }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            objects.removeAll(keepingCapacity: true)
+            deepFrom = everywhere ? 0 : Int.max
+            return next.start(key: key)
+        }
+
+        func take(_ token: RecordToken) -> Bool {
+            let depth = cursor.depth
+            let states = cursor.take(token)
+            switch token.kind {
+            case .name:
+                guard depth >= deepFrom || objects.last == depth, let renamed = renamed(token) else { break }
+                arena.growth = arena.growth.addingClamped(max(0, renamed.bytes.count - token.bytes.count))
+                return next.take(renamed)
+            case .objectEnd, .arrayEnd:
+                if objects.last == depth { objects.removeLast() }
+                if depth == deepFrom && !everywhere { deepFrom = Int.max }
+            default:
+                guard token.opens, cursor.selects(states) else { break }
+                if deep {
+                    deepFrom = min(deepFrom, cursor.depth)
+                } else if token.kind == .objectStart {
+                    objects.append(cursor.depth)
+                }
+            }
+            return next.take(token)
+        }
+
+        /// The name `token` becomes, or nil when it stays.
+        private func renamed(_ token: RecordToken) -> RecordToken? {
+            let hash = RecordNames.hash(token.bytes)
+            if let entry = cache[hash], entry.name.elementsEqual(token.bytes) { return entry.renamed }
+            let name = newName(token.bytes)
+            guard cache.count < Self.cacheCapacity, cache[hash] == nil else {
+                return name.map { name in RecordToken(.name, name.withUnsafeBytes { arena.keep($0) }, flag: false) }
+            }
+            let renamed = name.map { name in RecordToken(.name, name.withUnsafeBytes { kept.keep($0) }, flag: false) }
+            cache[hash] = (kept.keep(token.bytes), renamed)
+            return renamed
+        }
+    }
 }
 
 extension MemberRenaming {

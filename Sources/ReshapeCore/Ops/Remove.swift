@@ -41,4 +41,57 @@ extension Remove {
     func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
         false
     }
+
+    /// On a record's tokens: a selected member (its name and value) or element is not passed on.
+    /// Removing the record itself needs its tree.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), next: next) }
+    }
+
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let next: any RecordFilter
+        @exclusivity(unchecked) var skipper = ValueSkipper()
+        /// The member whose name was dropped: its value goes too.
+        @exclusivity(unchecked) var dropsValue = false
+
+        init(cursor: PathCursor, next: any RecordFilter) {
+            self.cursor = cursor
+            self.next = next
+        }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            skipper = ValueSkipper()
+            dropsValue = false
+            return next.start(key: key)
+        }
+
+        func take(_ token: RecordToken) -> Bool {
+            if skipper.active {
+                skipper.take(token)
+                return true
+            }
+            if dropsValue {
+                dropsValue = false
+                skipper.begin(token)
+                return true
+            }
+            let atRecord = cursor.depth == 0
+            let states = cursor.take(token)
+            if token.kind == .name {
+                if cursor.selects(cursor.memberStates) {
+                    dropsValue = true
+                    return true
+                }
+            } else if token.startsValue && cursor.selects(states) {
+                guard !atRecord else { return false }
+                cursor.drop(token)
+                skipper.begin(token)
+                return true
+            }
+            return next.take(token)
+        }
+    }
 }

@@ -97,4 +97,7 @@ extension Unwrap {
     }
 
     var summary: String { "\(Self.name) \(path.text)" }
+
+    /// Nothing on a record's tokens: records are moved whole.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker { .unchanged }
 }

@@ -45,4 +45,7 @@ extension Wrap {
     }
 
     var summary: String { "\(Self.name) \(quoted(key))" }
+
+    /// Nothing on a record's tokens: records are moved whole.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker { .unchanged }
 }

@@ -33,6 +33,11 @@ protocol Operation: Sendable {
     /// this rule.
     func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool
 
+    /// What the rule does to a record's tokens, running per record on the collection `context`
+    /// describes (see `RecordFilter`): a filter, nothing (it moves the collection, not what is in
+    /// records), or that a record needs its tree for it.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker
+
     /// The op and what it selects, as `reshape check` names the rule: `remove $[-1]`.
     var summary: String { get }
 }

@@ -24,6 +24,10 @@ extension JSONParser {
         /// bound (`Document.grow`): each id member, and what renamings lengthen names by, as the
         /// tree counts them or more. Not reset by `reset()`: callers sum it over their records.
         var growth = 0
+        /// The thread's record filters, once a record went through them (see `RecordFilter`).
+        var filters: RecordFilterChain? = nil
+        /// Records that took a tree of their own (see `RecordBatch.onTree`).
+        var onTree = 0
 
         /// Scratch whose rename cache keeps up to `cacheCapacity` names.
         init(cacheCapacity: Int = RenameCache.defaultCapacity) {

@@ -25,6 +25,9 @@ final class RecordRunner: @unchecked Sendable {
     private let recordRawDepth: Int?
     /// Records reshaped on their text, when the rules allow (compact output only).
     private let fastPath: RecordFastPath?
+    /// Records reshaped as their tokens go by, when the fast path does not take them and every
+    /// streamed rule has a filter (compact output only).
+    private let filterPlan: RecordFilterPlan?
     /// How deep a record may nest on the fast path (the tree decides near the depth limit).
     private let fastDepth: Int
     /// For each streamed rule that can remove records, where the collection lies after it (the
@@ -53,6 +56,8 @@ final class RecordRunner: @unchecked Sendable {
         recordRawDepth = rawDepth.map { max(0, $0 - recordDepth) }
         fastPath = pretty
             ? nil : RecordFastPath.make(for: rules.operations, route: route, kind: kind, chain: chain)
+        filterPlan = pretty || fastPath != nil
+            ? nil : RecordFilterPlan.make(for: rules.operations, route: route, kind: kind, chain: chain)
         fastDepth = limits.maxDepth - max(recordDepth, route.outputChain.count + 1)
         self.plan = plan
         var checks: [Int: [[UInt8]]] = [:]
@@ -168,19 +173,32 @@ final class RecordRunner: @unchecked Sendable {
     private func processFast(
         _ slice: RecordSlice, into out: inout ByteBuffer, parser: inout JSONParser, scratch: inout JSONParser.NameScratch
     ) -> Bool {
-        guard let fastPath, fastDepth > 1 else { return false }
+        guard fastPath != nil || filterPlan != nil, fastDepth > 1 else { return false }
         let mark = out.count
         // `out` is a batch's output: past the output limit, the whole output is past it.
         let outputLimit = limits.maxOutputBytes
         if !lines { out.append(UInt8(ascii: ",")) }
         parser.restart(with: UnsafeRawBufferPointer(rebasing: text[slice.start..<slice.end]))
-        let done = kind == .object
+        let done: Bool
+        if let fastPath {
+            done = kind == .object
             ? withKey(raw: keyText(of: slice), hasEscapes: slice.keyHasEscapes) {
                 parser.transformRecord(
                     fastPath, id: $0, depthLeft: fastDepth, into: &out, scratch: &scratch, outputLimit: outputLimit)
             }
             : parser.transformRecord(
                 fastPath, id: nil, depthLeft: fastDepth, into: &out, scratch: &scratch, outputLimit: outputLimit)
+        } else if let filterPlan {
+            let chain = scratch.filters ?? filterPlan.makeChain()
+            scratch.filters = chain
+            done = kind == .object
+                ? withKey(raw: keyText(of: slice), hasEscapes: slice.keyHasEscapes) {
+                    chain.run(&parser, key: $0, depthLeft: fastDepth, into: &out, outputLimit: outputLimit, growth: &scratch.growth)
+                }
+                : chain.run(&parser, key: nil, depthLeft: fastDepth, into: &out, outputLimit: outputLimit, growth: &scratch.growth)
+        } else {
+            done = false
+        }
         if done {
             if lines { out.append(UInt8(ascii: "\n")) }
             return true
@@ -220,6 +238,7 @@ final class RecordRunner: @unchecked Sendable {
             work = work.addingClamped((slice.end - slice.start) / 8 + 1)
             return .kept
         }
+        scratch.onTree += 1
         let record = try parse(valueText(of: slice))
         let document = try miniDocument(record: record, key: keyText(of: slice), keyHasEscapes: slice.keyHasEscapes, envelope: nil)
         var droppedBy: Int? = nil
@@ -284,6 +303,7 @@ final class RecordRunner: @unchecked Sendable {
     /// the batch's error is the one the whole tree gives first (see `rank`); a limit ends it.
     func process(_ batch: RecordBatch) {
         var scratch = JSONParser.NameScratch()
+        defer { batch.onTree = scratch.onTree }
         var parser = JSONParser(
             text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
             rawDepth: nil, maxDepth: fastDepth)

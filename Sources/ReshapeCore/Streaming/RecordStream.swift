@@ -46,6 +46,8 @@ final class RecordStream {
     /// Records in the batches written so far, and how many of them each rule removed (by the
     /// rule's offset): a failing record's index among the records a rule saw counts on them.
     private var recordsSeen = 0
+    /// Records reshaped on a tree of their own rather than on their text (see `RecordFilter`).
+    private(set) var recordsOnTree = 0
     private var droppedBy: [Int] = []
     /// The first record, kept apart: the envelope is reshaped with it again at the end.
     private var first: RecordCopy? = nil
@@ -338,6 +340,7 @@ final class RecordStream {
             }
         }
         recordsSeen += done.slices.count
+        recordsOnTree += done.onTree
         for drop in done.drops {
             if droppedBy.count < drop.rule { droppedBy += [Int](repeating: 0, count: drop.rule - droppedBy.count) }
             droppedBy[drop.rule - 1] += 1

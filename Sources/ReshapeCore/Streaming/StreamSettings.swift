@@ -33,7 +33,8 @@ public struct StreamSettings: Sendable {
     package var pipeReservationBytes = InputRegion.pipeReservation
     /// For tests: told how each run went (`streamed`, `hybrid`, `tree` when nothing was streamed,
     /// `text`, `failed` when the stream named its error itself, `rerun` when a limit's error was
-    /// named again by the whole tree).
+    /// named again by the whole tree), and `record trees` after `streamed` or `hybrid` when some
+    /// record was reshaped on a tree of its own rather than on its text.
     package var outcome: (@Sendable (String) -> Void)? = nil
     /// For tests: a streaming failure where the whole tree succeeds is an `internal` error
     /// instead of quietly giving the whole tree's output.

@@ -16,6 +16,9 @@ class RecordBatch: @unchecked Sendable {
     static let keptOutputCapacity = 4 << 20
     /// Records the rules kept.
     var written = 0
+    /// Records reshaped on a tree of their own, not on their text (for tests: see
+    /// `StreamSettings.outcome`).
+    var onTree = 0
     /// Steps of work the records took (see `Limits.maxWork`), summed over the stream.
     var work = 0
     /// What the rules added to the whole tree's output bound (`Document.grow`) for these records,
@@ -52,6 +55,7 @@ class RecordBatch: @unchecked Sendable {
             output.removeAll()
         }
         written = 0
+        onTree = 0
         work = 0
         growth = 0
         startsStream = false

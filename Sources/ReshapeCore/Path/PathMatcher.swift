@@ -1,0 +1,94 @@
+/// A path as an automaton over the steps from a node to its children, for selecting values as a
+/// record's tokens go by (`RecordFilter`), without a tree.
+///
+/// A state is how many of the path's segments the steps so far have matched: bit `k` of a
+/// `States` set means "the first `k` segments match here". A child step moves each state on: a
+/// child segment whose selector takes the step moves to `k + 1`, a descendant segment stays at `k`
+/// (it looks further down) and moves to `k + 1` too when its selector takes the step. A value is
+/// selected when bit `segments.count` is set. Each value is visited once, so a value the path
+/// selects twice (`$..a..b`) is edited once.
+struct PathMatcher: Sendable {
+    typealias States = UInt64
+
+    private let segments: [JSONPath.Segment]
+    /// The bit of a value the path selects.
+    let selected: States
+    /// The states in which a descendant segment waits: kept through every step.
+    private let waiting: States
+
+    /// Nil for a path the automaton cannot follow: more than 62 segments, or an index counted
+    /// from the end (which needs the array's length before its elements).
+    init?(_ path: JSONPath) {
+        segments = path.segments
+        guard segments.count < 63 else { return nil }
+        var waiting: States = 0
+        for (offset, segment) in segments.enumerated() {
+            switch segment {
+            case .child(let selector):
+                if case .index(let index) = selector, index < 0 { return nil }
+            case .descendant(let selector):
+                if case .index(let index) = selector, index < 0 { return nil }
+                waiting |= 1 << States(offset)
+            }
+        }
+        self.waiting = waiting
+        selected = 1 << States(segments.count)
+    }
+
+    /// The states of the document's root.
+    var root: States { 1 }
+
+    /// The states of the child named `name` of a node in `states`.
+    func child(_ states: States, name: UnsafeRawBufferPointer) -> States {
+        step(states) { selector in
+            switch selector {
+            case .wildcard: true
+            case .name(let member): member.bytes.elementsEqual(name)
+            case .index: false
+            }
+        }
+    }
+
+    /// The states of element `index` of a node in `states`.
+    func child(_ states: States, index: Int) -> States {
+        step(states) { selector in
+            switch selector {
+            case .wildcard: true
+            case .name: false
+            case .index(let wanted): wanted == index
+            }
+        }
+    }
+
+    /// Whether, from `states`, which element an index step goes to matters: an index selector is
+    /// live.
+    func dependsOnIndex(_ states: States) -> Bool {
+        var live = states & ~selected
+        while live != 0 {
+            let offset = live.trailingZeroBitCount
+            live &= live - 1
+            switch segments[offset] {
+            case .child(let selector), .descendant(let selector):
+                if case .index = selector { return true }
+            }
+        }
+        return false
+    }
+
+    @inline(__always)
+    private func step(_ states: States, _ takes: (JSONPath.Selector) -> Bool) -> States {
+        // Nothing live (the usual case away from a path's targets): nothing below either.
+        var live = states & ~selected
+        if live == 0 { return 0 }
+        var next = states & waiting
+        while live != 0 {
+            let offset = live.trailingZeroBitCount
+            live &= live - 1
+            switch segments[offset] {
+            case .child(let selector), .descendant(let selector):
+                if takes(selector) { next |= 1 << States(offset + 1) }
+            }
+        }
+        return next
+    }
+}

@@ -1,0 +1,236 @@
+/// Reshaping a record as its tokens go by: each per-record rule is a filter that takes the tokens
+/// of the record as the rules before it left them and passes on its own, and the last writes the
+/// text. No tree is built, and no record is read twice.
+///
+/// Each op says in its file under `Ops/` what its filter does (`Operation.recordFilter`), or that
+/// a record needs its tree for it. A filter gives up (returns false) wherever the tree must
+/// decide (a value a rule rejects, a name that would collide, nesting near the depth limit...):
+/// the record then takes the tree, which gives the result, or the error, exactly.
+///
+/// The chain of filters is one thread's: `RecordFilterPlan` makes one per thread.
+protocol RecordFilter: AnyObject {
+    /// A record starts. `key` is its member name when the record is a member of an object
+    /// collection (as this filter sees the collection), nil for an element.
+    func start(key: UnsafeRawBufferPointer?) -> Bool
+
+    /// Takes the record's next token. False: the record needs its tree.
+    func take(_ token: RecordToken) -> Bool
+}
+
+/// One token of a record as the filters pass it on. Its bytes stay valid for the whole record.
+struct RecordToken: @unchecked Sendable {  // its bytes are only read
+    enum Kind: UInt8 {
+        case objectStart, objectEnd, arrayStart, arrayEnd
+        /// A member name: `bytes` is the name, unescaped.
+        case name
+        /// `bytes` is the string, unescaped.
+        case string
+        /// `bytes` is the number's literal text; `flag` says it has a fraction or an exponent.
+        case number
+        /// `flag` is the value.
+        case bool
+        case null
+    }
+
+    let kind: Kind
+    let bytes: UnsafeRawBufferPointer
+    /// For a name or a string: its bytes are written as they are (no quote, backslash or control
+    /// character). For a number: it is real. For a bool: its value.
+    let flag: Bool
+
+    init(_ kind: Kind, _ bytes: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), flag: Bool = false) {
+        self.kind = kind
+        self.bytes = bytes
+        self.flag = flag
+    }
+
+    static let objectStart = RecordToken(.objectStart)
+    static let objectEnd = RecordToken(.objectEnd)
+    static let arrayStart = RecordToken(.arrayStart)
+    static let arrayEnd = RecordToken(.arrayEnd)
+    static let null = RecordToken(.null)
+
+    /// A value begins with this token (a scalar, or a container's start).
+    var startsValue: Bool {
+        switch kind {
+        case .objectStart, .arrayStart, .string, .number, .bool, .null: true
+        case .objectEnd, .arrayEnd, .name: false
+        }
+    }
+
+    /// A container begins with this token.
+    var opens: Bool { kind == .objectStart || kind == .arrayStart }
+
+    /// A container ends with this token.
+    var closes: Bool { kind == .objectEnd || kind == .arrayEnd }
+
+    /// The number as the engine reads it.
+    var number: NumberLiteral { NumberLiteral(text: bytes, isReal: flag) }
+}
+
+/// What a rule's filter is made with: where the collection lies when the rule runs, and the bytes
+/// the filters of one thread share.
+struct RecordFilterContext {
+    /// Where the collection lies, and what it is, when the rule runs.
+    let chain: [[UInt8]]
+    let kind: RecordPlan.Kind
+    /// What it is once the rule ran.
+    let after: RecordPlan.Kind
+
+    /// The states, for `matcher`, of the collection's children: nil when which record a state
+    /// reaches depends on the record's place among the others (an index into the collection).
+    func recordParent(_ matcher: PathMatcher) -> PathMatcher.States? {
+        var states = matcher.root
+        for name in chain { states = name.withUnsafeBytes { matcher.child(states, name: $0) } }
+        if kind == .array && matcher.dependsOnIndex(states) { return nil }
+        return states
+    }
+}
+
+/// What a rule does to a record's tokens.
+enum RecordFilterMaker: Sendable {
+    /// Nothing: the rule moves the collection, not what is in records (`wrap`, `unwrap` of the
+    /// envelope).
+    case unchanged
+    /// The filter, made for one thread with the filter it passes its tokens to.
+    case filter(@Sendable (_ next: any RecordFilter, _ arena: TokenArena) -> any RecordFilter)
+    /// A record needs its tree for this rule.
+    case needsTree
+}
+
+/// Bytes that tokens point to, valid until the record ends: names and strings decoded from
+/// escapes, and what filters make. One per thread; its blocks are kept from record to record.
+final class TokenArena {
+    /// What the filters of the record add to the whole tree's output bound (`Document.grow`), as
+    /// the tree counts it or more.
+    @exclusivity(unchecked) var growth = 0
+    @exclusivity(unchecked) private var blocks: [UnsafeMutableRawBufferPointer] = []
+    @exclusivity(unchecked) private var current = 0
+    @exclusivity(unchecked) private var used = 0
+    private static let blockBytes = 1 << 16
+
+    /// Empties the arena for the next record.
+    func reset() {
+        current = 0
+        used = 0
+    }
+
+    /// A copy of `bytes` that stays put until `reset`.
+    func keep(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let space = reserve(bytes.count)
+        if let base = bytes.baseAddress, let target = space.baseAddress { target.copyMemory(from: base, byteCount: bytes.count) }
+        return UnsafeRawBufferPointer(space)
+    }
+
+    /// The bytes of `text`, kept until `reset`.
+    func keep(_ text: String) -> UnsafeRawBufferPointer {
+        var text = text
+        return text.withUTF8 { keep(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Counts `values` values of `bytes` bytes of text in all that a rule adds, as
+    /// `Document.grow(values:bytes:)` does.
+    func grow(values: Int, bytes: Int) {
+        growth = growth.addingClamped(max(bytes, values.multipliedClamped(by: Tree.minimumValueBytes)))
+    }
+
+    /// `count` bytes that stay put until `reset`.
+    func reserve(_ count: Int) -> UnsafeMutableRawBufferPointer {
+        while current < blocks.count {
+            if blocks[current].count - used >= count {
+                let space = UnsafeMutableRawBufferPointer(rebasing: blocks[current][used..<used + count])
+                used += count
+                return space
+            }
+            current += 1
+            used = 0
+        }
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, Self.blockBytes), alignment: 8)
+        blocks.append(block)
+        current = blocks.count - 1
+        used = count
+        return UnsafeMutableRawBufferPointer(rebasing: block[0..<count])
+    }
+
+    deinit {
+        for block in blocks { block.deallocate() }
+    }
+}
+
+/// Where a filter stands in a record: for each open container, the states of its path
+/// (`PathMatcher`), so that each value's states are known as its first token comes.
+struct PathCursor {
+    let matcher: PathMatcher
+    /// The states of the record's parent (the collection): a record's own come from its key.
+    private let parent: PathMatcher.States
+    private var frames: [(states: PathMatcher.States, isObject: Bool, index: Int)] = []
+    /// The states of the record, until it starts; then of the member whose name came last.
+    private var pending: PathMatcher.States = 0
+
+    init(_ matcher: PathMatcher, parent: PathMatcher.States) {
+        self.matcher = matcher
+        self.parent = parent
+    }
+
+    /// A record starts: `key` is its member name, or nil for an element (whose index the states
+    /// do not depend on: see `RecordFilterContext.recordParent`).
+    mutating func start(key: UnsafeRawBufferPointer?) {
+        frames.removeAll(keepingCapacity: true)
+        pending = key.map { matcher.child(parent, name: $0) } ?? matcher.child(parent, index: 0)
+    }
+
+    /// How deep the token about to be taken lies: 0 for the record, 1 for its members...
+    var depth: Int { frames.count }
+
+    /// Follows `token`, and gives the states of the value it starts (0 for other tokens).
+    @inline(__always)
+    mutating func take(_ token: RecordToken) -> PathMatcher.States {
+        switch token.kind {
+        case .name:
+            if let top = frames.last { pending = top.states == 0 ? 0 : matcher.child(top.states, name: token.bytes) }
+            return 0
+        case .objectEnd, .arrayEnd:
+            frames.removeLast()
+            return 0
+        default:
+            let states: PathMatcher.States
+            if let top = frames.last, !top.isObject {
+                states = top.states == 0 ? 0 : matcher.child(top.states, index: top.index)
+                frames[frames.count - 1].index += 1
+            } else {
+                states = pending
+            }
+            if token.opens { frames.append((states, token.kind == .objectStart, 0)) }
+            return states
+        }
+    }
+
+    /// Forgets the container `token` opened, when its tokens are dropped rather than followed.
+    mutating func drop(_ token: RecordToken) {
+        if token.opens { frames.removeLast() }
+    }
+
+    /// The states of the member whose name was taken last (before its value comes).
+    var memberStates: PathMatcher.States { pending }
+
+    /// True when the value whose states are `states` is selected.
+    @inline(__always)
+    func selects(_ states: PathMatcher.States) -> Bool { states & matcher.selected != 0 }
+}
+
+/// Drops one value's tokens as they come: a scalar, or a container down to its end.
+struct ValueSkipper {
+    private(set) var depth = 0
+    /// A value is being dropped.
+    var active: Bool { depth > 0 }
+
+    /// Starts dropping the value `token` begins.
+    mutating func begin(_ token: RecordToken) {
+        depth = token.opens ? 1 : 0
+    }
+
+    /// Takes a token of the value being dropped.
+    mutating func take(_ token: RecordToken) {
+        if token.opens { depth += 1 } else if token.closes { depth -= 1 }
+    }
+}

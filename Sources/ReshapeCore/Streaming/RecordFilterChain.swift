@@ -1,0 +1,296 @@
+/// The filters of the streamed rules for one kind of collection (see `RecordFilter`): made once
+/// for a stream, shared by its threads; each thread makes its own `RecordFilterChain`.
+struct RecordFilterPlan: Sendable {
+    private let makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter]
+
+    /// At most this many filters: each token passes through every one of them, one call inside
+    /// the other.
+    static let maxFilters = 32
+
+    /// The plan for the rules `0..<route.streamed` on a collection of `kind` at `chain`, or nil
+    /// when some rule needs a record's tree, or the records are written with their names (a
+    /// keyed collection that stays one).
+    static func make(for operations: [any Operation], route: RecordPlan.Route, kind: RecordPlan.Kind, chain: [[UInt8]])
+        -> RecordFilterPlan?
+    {
+        var step = RecordPlan.Step(chain: chain, kind: kind)
+        var makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter] = []
+        for operation in operations[0..<route.streamed] {
+            let before = (chain: step.chain, kind: step.kind)
+            _ = operation.planStep(&step)
+            switch operation.recordFilter(RecordFilterContext(chain: before.chain, kind: before.kind, after: step.kind)) {
+            case .unchanged: continue
+            case .filter(let make): makers.append(make)
+            case .needsTree: return nil
+            }
+            guard makers.count <= maxFilters else { return nil }
+        }
+        guard step.kind == .array, !makers.isEmpty else { return nil }
+        return RecordFilterPlan(makers: makers)
+    }
+
+    /// A chain for one thread.
+    func makeChain() -> RecordFilterChain {
+        RecordFilterChain(makers)
+    }
+}
+
+/// One thread's filters, from the record's text to the output's: the text is read into tokens
+/// as strictly as the parser reads it, passed through each rule's filter in order, and written as
+/// the writer writes a tree.
+final class RecordFilterChain {
+    private let first: any RecordFilter
+    private let writer: RecordTextWriter
+    let arena: TokenArena
+    /// Per open container of the text: is it an object, where its names start in `names`.
+    @exclusivity(unchecked) private var frames: [(isObject: Bool, firstName: Int)] = []
+    /// The hashes (`RecordNames.hash`) of the names of the open objects, for duplicates.
+    @exclusivity(unchecked) private var names: [UInt64] = []
+
+    fileprivate init(_ makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter]) {
+        arena = TokenArena()
+        writer = RecordTextWriter()
+        var next: any RecordFilter = writer
+        for make in makers.reversed() { next = make(next, arena) }
+        first = next
+    }
+
+    /// Writes the reshaped record to `out`. False, with bytes possibly written, when the tree
+    /// must decide: the caller drops what was written.
+    /// - Parameters:
+    ///   - key: the record's member name in an object collection; nil for an element.
+    ///   - depthLeft: how deep the record may nest, in the input and in the output.
+    ///   - outputLimit: the most `out` may hold.
+    ///   - growth: gets what the rules add to the whole tree's output bound (`Document.grow`).
+    func run(
+        _ parser: inout JSONParser, key: UnsafeRawBufferPointer?, depthLeft: Int, into out: inout ByteBuffer,
+        outputLimit: Int, growth: inout Int
+    ) -> Bool {
+        arena.reset()
+        arena.growth = 0
+        frames.removeAll(keepingCapacity: true)
+        names.removeAll(keepingCapacity: true)
+        swap(&out, &writer.out)
+        defer { swap(&out, &writer.out) }
+        writer.begin(depthLeft: depthLeft, outputLimit: outputLimit)
+        guard first.start(key: key), read(&parser, depthLeft: depthLeft), writer.finished else { return false }
+        growth = growth.addingClamped(arena.growth)
+        return true
+    }
+
+    /// The tokens of one JSON value, `text`, their bytes kept in `arena`; nil if `text` is not
+    /// one value (or nests deeper than a record may).
+    static func tokens(of text: UnsafeRawBufferPointer, keptIn arena: TokenArena) -> [RecordToken]? {
+        let collector = Collector(arena)
+        let chain = RecordFilterChain(first: collector)
+        var parser = JSONParser(
+            text: text, allowDuplicateKeys: false, errorCode: .invalidJSON, rawDepth: nil, maxDepth: Limits.defaultMaxDepth)
+        guard chain.read(&parser, depthLeft: Limits.defaultMaxDepth) else { return nil }
+        return collector.tokens
+    }
+
+    private init(first: any RecordFilter) {
+        arena = TokenArena()
+        writer = RecordTextWriter()
+        self.first = first
+    }
+
+    /// Gathers tokens, their bytes kept in an arena.
+    private final class Collector: RecordFilter {
+        let arena: TokenArena
+        @exclusivity(unchecked) var tokens: [RecordToken] = []
+
+        init(_ arena: TokenArena) {
+            self.arena = arena
+        }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool { true }
+
+        func take(_ token: RecordToken) -> Bool {
+            tokens.append(RecordToken(token.kind, token.bytes.isEmpty ? token.bytes : arena.keep(token.bytes), flag: token.flag))
+            return true
+        }
+    }
+
+    /// Reads the record's text into tokens for the first filter.
+    private func read(_ parser: inout JSONParser, depthLeft: Int) -> Bool {
+        while true {
+            parser.skipWhitespace()
+            guard parser.index < parser.text.count else { return false }
+            let byte = parser.text[parser.index]
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = byte == UInt8(ascii: "{")
+                guard frames.count + 1 < depthLeft else { return false }
+                parser.index += 1
+                guard first.take(isObject ? .objectStart : .arrayStart) else { return false }
+                frames.append((isObject, names.count))
+                parser.skipWhitespace()
+                guard parser.index < parser.text.count else { return false }
+                if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
+                    parser.index += 1
+                    frames.removeLast()
+                    guard first.take(isObject ? .objectEnd : .arrayEnd) else { return false }
+                } else {
+                    if isObject { guard readName(&parser) else { return false } }
+                    continue
+                }
+            case UInt8(ascii: "\""):
+                guard let span = try? parser.scanString() else { return false }
+                guard first.take(RecordToken(.string, content(of: span, in: parser), flag: !span.hasEscapes)) else { return false }
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard case .success(let (literal, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return false }
+                parser.index = end
+                guard first.take(RecordToken(.number, literal.text, flag: literal.isReal)) else { return false }
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                let word: StaticString = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
+                let count = word.utf8CodeUnitCount
+                guard parser.index + count <= parser.text.count else { return false }
+                for offset in 0..<count where parser.text[parser.index + offset] != word.utf8Start[offset] { return false }
+                parser.index += count
+                let token = byte == UInt8(ascii: "n") ? RecordToken.null : RecordToken(.bool, flag: byte == UInt8(ascii: "t"))
+                guard first.take(token) else { return false }
+            default:
+                return false
+            }
+            // The value is complete: the next member or element, or the end of containers.
+            while let top = frames.last {
+                parser.skipWhitespace()
+                guard parser.index < parser.text.count else { return false }
+                let next = parser.text[parser.index]
+                if next == UInt8(ascii: ",") {
+                    parser.index += 1
+                    if top.isObject { guard readName(&parser) else { return false } }
+                    break
+                }
+                guard next == UInt8(ascii: top.isObject ? "}" : "]") else { return false }
+                parser.index += 1
+                if top.isObject { names.removeSubrange(top.firstName...) }
+                frames.removeLast()
+                guard first.take(top.isObject ? .objectEnd : .arrayEnd) else { return false }
+            }
+            if frames.isEmpty {
+                parser.skipWhitespace()
+                return parser.index == parser.text.count
+            }
+        }
+    }
+
+    /// Reads `"name" :` and hands the name on. Gives up on a duplicate, and on objects too large
+    /// to compare names one by one.
+    private func readName(_ parser: inout JSONParser) -> Bool {
+        parser.skipWhitespace()
+        guard parser.index < parser.text.count, parser.text[parser.index] == UInt8(ascii: "\""),
+            let span = try? parser.scanString()
+        else { return false }
+        parser.skipWhitespace()
+        guard parser.index < parser.text.count, parser.text[parser.index] == UInt8(ascii: ":") else { return false }
+        parser.index += 1
+        let first = frames[frames.count - 1].firstName
+        guard names.count - first < JSONParser.rawCaptureMemberLimit else { return false }
+        let name = content(of: span, in: parser)
+        let hash = RecordNames.hash(name)
+        for position in first..<names.count where names[position] == hash { return false }
+        names.append(hash)
+        return self.first.take(RecordToken(.name, name, flag: !span.hasEscapes))
+    }
+
+    /// A string's content: in the text, or decoded from its escapes into the arena.
+    private func content(of span: JSONParser.StringSpan, in parser: borrowing JSONParser) -> UnsafeRawBufferPointer {
+        guard span.hasEscapes else { return UnsafeRawBufferPointer(rebasing: parser.text[span.start..<span.end]) }
+        var decoded = ByteBuffer(capacity: span.end - span.start)
+        JSONParser.decodeEscapes(parser.text, span, into: &decoded)
+        return decoded.withBytes { arena.keep($0) }
+    }
+}
+
+/// The last filter: writes the tokens as the writer writes a tree (compact), into `out`. Gives
+/// up on two members of an object with one name, nesting past the depth left, and output past
+/// the limit.
+final class RecordTextWriter: RecordFilter {
+    @exclusivity(unchecked) var out = ByteBuffer()
+    @exclusivity(unchecked) private var frames: [(isObject: Bool, count: Int, firstName: Int)] = []
+    /// The hashes of the names written in the open objects.
+    @exclusivity(unchecked) private var names: [UInt64] = []
+    @exclusivity(unchecked) private var depthLeft = 0
+    @exclusivity(unchecked) private var outputLimit = 0
+    @exclusivity(unchecked) private var values = 0
+
+    func begin(depthLeft: Int, outputLimit: Int) {
+        frames.removeAll(keepingCapacity: true)
+        names.removeAll(keepingCapacity: true)
+        self.depthLeft = depthLeft
+        self.outputLimit = outputLimit
+        values = 0
+    }
+
+    /// One whole value was written.
+    var finished: Bool { frames.isEmpty && values == 1 }
+
+    func start(key: UnsafeRawBufferPointer?) -> Bool { true }
+
+    func take(_ token: RecordToken) -> Bool {
+        switch token.kind {
+        case .name:
+            guard let top = frames.last, top.isObject else { return false }
+            if top.count > 0 { out.append(UInt8(ascii: ",")) }
+            frames[frames.count - 1].count += 1
+            guard top.count < JSONParser.rawCaptureMemberLimit else { return false }
+            let hash = RecordNames.hash(token.bytes)
+            for position in top.firstName..<names.count where names[position] == hash { return false }
+            names.append(hash)
+            appendString(token)
+            out.append(UInt8(ascii: ":"))
+            return out.count <= outputLimit
+        case .objectEnd, .arrayEnd:
+            guard let top = frames.last, top.isObject == (token.kind == .objectEnd) else { return false }
+            out.append(UInt8(ascii: top.isObject ? "}" : "]"))
+            if top.isObject { names.removeSubrange(top.firstName...) }
+            frames.removeLast()
+            return true
+        default:
+            if let top = frames.last {
+                if !top.isObject {
+                    if top.count > 0 { out.append(UInt8(ascii: ",")) }
+                    frames[frames.count - 1].count += 1
+                }
+            } else {
+                values += 1
+                guard values == 1 else { return false }
+            }
+            switch token.kind {
+            case .objectStart, .arrayStart:
+                guard frames.count + 1 < depthLeft else { return false }
+                let isObject = token.kind == .objectStart
+                out.append(UInt8(ascii: isObject ? "{" : "["))
+                frames.append((isObject, 0, names.count))
+            case .string:
+                appendString(token)
+            case .number:
+                token.number.appendCanonical(to: &out)
+            case .bool:
+                out.append(token.flag ? "true" : "false")
+            default:
+                out.append("null")
+            }
+            return out.count <= outputLimit
+        }
+    }
+
+    private func appendString(_ token: RecordToken) {
+        if token.flag {
+            // Checked when read: no quote, backslash or control character, so already as written.
+            out.append(UInt8(ascii: "\""))
+            out.append(token.bytes)
+            out.append(UInt8(ascii: "\""))
+        } else {
+            JSONText.appendQuoted(token.bytes, to: &out)
+        }
+    }
+}
+
+/// A filter that gives every record up to the tree: where a rule's filter cannot be made.
+final class GivingUp: RecordFilter {
+    func start(key: UnsafeRawBufferPointer?) -> Bool { false }
+    func take(_ token: RecordToken) -> Bool { false }
+}
