@@ -38,6 +38,12 @@ enum JSONText {
     }
 
     /// Appends a Swift string as a quoted JSON string.
+    /// True when `bytes` are written between quotes as they are: no quote, backslash or control
+    /// character (what `appendQuoted` escapes).
+    static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+
     static func appendQuoted(_ text: String, to out: inout ByteBuffer) {
         var text = text
         text.withUTF8 { appendQuoted(UnsafeRawBufferPointer($0), to: &out) }

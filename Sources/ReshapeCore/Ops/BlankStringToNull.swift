@@ -78,6 +78,10 @@ extension BlankStringToNull {
             return next.start(key: key)
         }
 
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
+
         func take(_ token: RecordToken) -> Bool {
             let states = cursor.take(token)
             if token.kind == .string && cursor.selects(states) && BlankStringToNull.isBlank(token.bytes, trim: trim) {

@@ -179,6 +179,10 @@ extension Coerce {
             return next.start(key: key)
         }
 
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !skipper.active }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
+
         func take(_ token: RecordToken) -> Bool {
             if skipper.active {
                 skipper.take(token)

@@ -91,7 +91,7 @@ extension Default {
         ) {
             self.cursor = cursor
             self.key = key
-            name = RecordToken(.name, key.withUnsafeBytes { kept.keep($0) }, flag: false)
+            name = RecordToken(.name, key.withUnsafeBytes { kept.keep($0) }, flag: key.withUnsafeBytes { JSONText.isPlain($0) })
             self.value = value
             self.kept = kept
             self.added = added
@@ -106,12 +106,16 @@ extension Default {
             return next.start(key: key)
         }
 
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !atKey }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
+
         func take(_ token: RecordToken) -> Bool {
             let depth = cursor.depth
             let states = cursor.take(token)
             switch token.kind {
             case .name:
-                if let top = objects.last, top.depth == depth, token.bytes.elementsEqual(key) {
+                if let top = objects.last, top.depth == depth, token.hash == name.hash && token.bytes.sameBytes(as: name.bytes) {
                     objects[objects.count - 1].seen = true
                     atKey = true
                 }

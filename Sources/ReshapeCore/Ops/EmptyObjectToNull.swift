@@ -66,6 +66,10 @@ extension EmptyObjectToNull {
             return next.start(key: key)
         }
 
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !held }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
+
         func take(_ token: RecordToken) -> Bool {
             if held {
                 held = false

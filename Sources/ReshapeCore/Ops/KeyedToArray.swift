@@ -259,7 +259,7 @@ extension KeyedToArray {
             self.next = next
             self.arena = arena
             let kept = TokenArena()
-            idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: false)
+            idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: idKey.withUnsafeBytes { JSONText.isPlain($0) })
             self.kept = kept
         }
 
@@ -270,6 +270,10 @@ extension KeyedToArray {
             // The records are elements from here on.
             return next.start(key: nil)
         }
+
+        func ignores(_ token: RecordToken) -> Bool { depth > 0 }
+
+        func skip(_ token: RecordToken) {}
 
         func take(_ token: RecordToken) -> Bool {
             if depth == 0 {
@@ -282,7 +286,7 @@ extension KeyedToArray {
                 depth += 1
             } else if token.closes {
                 depth -= 1
-            } else if depth == 1 && token.kind == .name && token.bytes.elementsEqual(idName.bytes) {
+            } else if depth == 1 && token.kind == .name && token.hash == idName.hash && token.bytes.sameBytes(as: idName.bytes) {
                 return false
             }
             return next.take(token)
@@ -309,8 +313,8 @@ extension KeyedToArray {
         init(cursor: PathCursor, idKey: [UInt8], wrapIn: [UInt8]?, next: any RecordFilter, arena: TokenArena) {
             self.cursor = cursor
             let kept = TokenArena()
-            idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: false)
-            self.wrapIn = wrapIn.map { wrapIn in RecordToken(.name, wrapIn.withUnsafeBytes { kept.keep($0) }, flag: false) }
+            idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: idKey.withUnsafeBytes { JSONText.isPlain($0) })
+            self.wrapIn = wrapIn.map { wrapIn in RecordToken(.name, wrapIn.withUnsafeBytes { kept.keep($0) }, flag: wrapIn.withUnsafeBytes { JSONText.isPlain($0) }) }
             self.kept = kept
             self.next = next
             self.arena = arena
@@ -323,6 +327,10 @@ extension KeyedToArray {
             inRecord = 0
             return next.start(key: key)
         }
+
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && members == 0 }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {
             let depth = cursor.depth
@@ -342,7 +350,7 @@ extension KeyedToArray {
                         inRecord += 1
                     } else if token.closes {
                         inRecord -= 1
-                    } else if inRecord == 1 && token.kind == .name && token.bytes.elementsEqual(idName.bytes) {
+                    } else if inRecord == 1 && token.kind == .name && token.hash == idName.hash && token.bytes.sameBytes(as: idName.bytes) {
                         return false
                     }
                     return next.take(token)

@@ -216,10 +216,8 @@ extension MemberRenaming {
         /// With `deep`: the depth of the members of the outermost selected value open; names at
         /// that depth or deeper are renamed.
         @exclusivity(unchecked) var deepFrom = Int.max
-        /// Names renamed before, by their hash: the name (kept in `kept`) and what it becomes.
-        @exclusivity(unchecked) var cache: [UInt64: (name: UnsafeRawBufferPointer, renamed: RecordToken?)] = [:]
-        let kept = TokenArena()
-        static let cacheCapacity = 4096
+        /// Names renamed before (see `RenamedNames`).
+        let cache = RenamedNames()
 
         init(
             cursor: PathCursor, deep: Bool, everywhere: Bool, newName: @escaping @Sendable (KeyBytes) -> [UInt8]?,
@@ -239,6 +237,10 @@ extension MemberRenaming {
             deepFrom = everywhere ? 0 : Int.max
             return next.start(key: key)
         }
+
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && cursor.depth + 1 < deepFrom }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {
             let depth = cursor.depth
@@ -264,15 +266,49 @@ extension MemberRenaming {
 
         /// The name `token` becomes, or nil when it stays.
         private func renamed(_ token: RecordToken) -> RecordToken? {
-            let hash = RecordNames.hash(token.bytes)
-            if let entry = cache[hash], entry.name.elementsEqual(token.bytes) { return entry.renamed }
-            let name = newName(token.bytes)
-            guard cache.count < Self.cacheCapacity, cache[hash] == nil else {
-                return name.map { name in RecordToken(.name, name.withUnsafeBytes { arena.keep($0) }, flag: false) }
+            if let known = cache.find(token) { return known.renamed }
+            let renamed = newName(token.bytes).map { name in
+                name.withUnsafeBytes { bytes in
+                    RecordToken(
+                        name: cache.isFull ? arena.keep(bytes) : cache.kept.keep(bytes), hash: RecordNames.hash(bytes),
+                        plain: JSONText.isPlain(bytes))
+                }
             }
-            let renamed = name.map { name in RecordToken(.name, name.withUnsafeBytes { kept.keep($0) }, flag: false) }
-            cache[hash] = (kept.keep(token.bytes), renamed)
+            cache.add(token, renamed: renamed)
             return renamed
+        }
+    }
+
+    /// What names became, looked up by their hash without allocating: up to `capacity` names
+    /// (records repeat the same few), each kept in `kept`; later ones are renamed each time. A
+    /// class, so that a look-up copies nothing.
+    final class RenamedNames {
+        static let capacity = 4096
+        let kept = TokenArena()
+        /// Open addressing over `entries`, linear probing; -1 marks an empty slot.
+        @exclusivity(unchecked) private var slots = [Int32](repeating: -1, count: 2 * RenamedNames.capacity)
+        @exclusivity(unchecked) private var entries: [(name: RecordToken, renamed: RecordToken?)] = []
+
+        var isFull: Bool { entries.count >= Self.capacity }
+
+        /// The entry for `token`'s name, if it was added.
+        func find(_ token: RecordToken) -> (name: RecordToken, renamed: RecordToken?)? {
+            var slot = Int(truncatingIfNeeded: token.hash) & (slots.count - 1)
+            while slots[slot] >= 0 {
+                let entry = entries[Int(slots[slot])]
+                if entry.name.hash == token.hash && entry.name.bytes.sameBytes(as: token.bytes) { return entry }
+                slot = (slot + 1) & (slots.count - 1)
+            }
+            return nil
+        }
+
+        /// Remembers what `token`'s name becomes, unless full.
+        func add(_ token: RecordToken, renamed: RecordToken?) {
+            guard !isFull else { return }
+            var slot = Int(truncatingIfNeeded: token.hash) & (slots.count - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
+            slots[slot] = Int32(entries.count)
+            entries.append((RecordToken(name: kept.keep(token.bytes), hash: token.hash, plain: token.flag), renamed))
         }
     }
 }

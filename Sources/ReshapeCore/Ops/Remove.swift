@@ -68,6 +68,10 @@ extension Remove {
             return next.start(key: key)
         }
 
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
+
         func take(_ token: RecordToken) -> Bool {
             if skipper.active {
                 skipper.take(token)

@@ -11,6 +11,8 @@ struct PathMatcher: Sendable {
     typealias States = UInt64
 
     private let segments: [JSONPath.Segment]
+    /// For each segment with a name selector, the name's `RecordNames.hash`.
+    private let nameHashes: [UInt64]
     /// The bit of a value the path selects.
     let selected: States
     /// The states in which a descendant segment waits: kept through every step.
@@ -33,20 +35,39 @@ struct PathMatcher: Sendable {
         }
         self.waiting = waiting
         selected = 1 << States(segments.count)
+        nameHashes = segments.map { segment in
+            switch segment {
+            case .child(.name(let name)), .descendant(.name(let name)): RecordNames.hash(name.bytes)
+            default: 0
+            }
+        }
     }
 
     /// The states of the document's root.
     var root: States { 1 }
 
-    /// The states of the child named `name` of a node in `states`.
-    func child(_ states: States, name: UnsafeRawBufferPointer) -> States {
-        step(states) { selector in
-            switch selector {
-            case .wildcard: true
-            case .name(let member): member.bytes.elementsEqual(name)
-            case .index: false
+    /// The states of the child named `name` (whose `RecordNames.hash` is `hash`) of a node in
+    /// `states`.
+    func child(_ states: States, name: UnsafeRawBufferPointer, hash: UInt64) -> States {
+        var live = states & ~selected
+        if live == 0 { return 0 }
+        var next = states & waiting
+        while live != 0 {
+            let offset = live.trailingZeroBitCount
+            live &= live - 1
+            switch segments[offset] {
+            case .child(let selector), .descendant(let selector):
+                switch selector {
+                case .wildcard:
+                    next |= 1 << States(offset + 1)
+                case .name(let member):
+                    if nameHashes[offset] == hash && member.bytes.sameBytes(as: name) { next |= 1 << States(offset + 1) }
+                case .index:
+                    break
+                }
             }
         }
+        return next
     }
 
     /// The states of element `index` of a node in `states`.

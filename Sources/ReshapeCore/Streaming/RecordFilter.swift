@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Reshaping a record as its tokens go by: each per-record rule is a filter that takes the tokens
 /// of the record as the rules before it left them and passes on its own, and the last writes the
 /// text. No tree is built, and no record is read twice.
@@ -15,6 +21,14 @@ protocol RecordFilter: AnyObject {
 
     /// Takes the record's next token. False: the record needs its tree.
     func take(_ token: RecordToken) -> Bool
+
+    /// Whether the container that `token` opens (the next value this filter would take) would
+    /// go through it unchanged, all of it, without the filter needing to see its tokens: the
+    /// filter's path selects nothing in it and nothing waits for it. Changes nothing.
+    func ignores(_ token: RecordToken) -> Bool
+
+    /// The container `token` opens went by, every filter ignoring it: none of its tokens come.
+    func skip(_ token: RecordToken)
 }
 
 /// One token of a record as the filters pass it on. Its bytes stay valid for the whole record.
@@ -37,11 +51,22 @@ struct RecordToken: @unchecked Sendable {  // its bytes are only read
     /// For a name or a string: its bytes are written as they are (no quote, backslash or control
     /// character). For a number: it is real. For a bool: its value.
     let flag: Bool
+    /// For a name: `RecordNames.hash(bytes)`, computed once for every filter.
+    let hash: UInt64
 
     init(_ kind: Kind, _ bytes: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), flag: Bool = false) {
         self.kind = kind
         self.bytes = bytes
         self.flag = flag
+        hash = kind == .name ? RecordNames.hash(bytes) : 0
+    }
+
+    /// A name whose hash is known.
+    init(name bytes: UnsafeRawBufferPointer, hash: UInt64, plain: Bool) {
+        kind = .name
+        self.bytes = bytes
+        flag = plain
+        self.hash = hash
     }
 
     static let objectStart = RecordToken(.objectStart)
@@ -51,6 +76,7 @@ struct RecordToken: @unchecked Sendable {  // its bytes are only read
     static let null = RecordToken(.null)
 
     /// A value begins with this token (a scalar, or a container's start).
+    @inline(__always)
     var startsValue: Bool {
         switch kind {
         case .objectStart, .arrayStart, .string, .number, .bool, .null: true
@@ -59,9 +85,11 @@ struct RecordToken: @unchecked Sendable {  // its bytes are only read
     }
 
     /// A container begins with this token.
+    @inline(__always)
     var opens: Bool { kind == .objectStart || kind == .arrayStart }
 
     /// A container ends with this token.
+    @inline(__always)
     var closes: Bool { kind == .objectEnd || kind == .arrayEnd }
 
     /// The number as the engine reads it.
@@ -81,7 +109,7 @@ struct RecordFilterContext {
     /// reaches depends on the record's place among the others (an index into the collection).
     func recordParent(_ matcher: PathMatcher) -> PathMatcher.States? {
         var states = matcher.root
-        for name in chain { states = name.withUnsafeBytes { matcher.child(states, name: $0) } }
+        for name in chain { states = name.withUnsafeBytes { matcher.child(states, name: $0, hash: RecordNames.hash($0)) } }
         if kind == .array && matcher.dependsOnIndex(states) { return nil }
         return states
     }
@@ -176,7 +204,7 @@ struct PathCursor {
     /// do not depend on: see `RecordFilterContext.recordParent`).
     mutating func start(key: UnsafeRawBufferPointer?) {
         frames.removeAll(keepingCapacity: true)
-        pending = key.map { matcher.child(parent, name: $0) } ?? matcher.child(parent, index: 0)
+        pending = key.map { matcher.child(parent, name: $0, hash: RecordNames.hash($0)) } ?? matcher.child(parent, index: 0)
     }
 
     /// How deep the token about to be taken lies: 0 for the record, 1 for its members...
@@ -187,7 +215,7 @@ struct PathCursor {
     mutating func take(_ token: RecordToken) -> PathMatcher.States {
         switch token.kind {
         case .name:
-            if let top = frames.last { pending = top.states == 0 ? 0 : matcher.child(top.states, name: token.bytes) }
+            if let top = frames.last { pending = top.states == 0 ? 0 : matcher.child(top.states, name: token.bytes, hash: token.hash) }
             return 0
         case .objectEnd, .arrayEnd:
             frames.removeLast()
@@ -205,6 +233,19 @@ struct PathCursor {
         }
     }
 
+    /// The states of the value about to start, without following it.
+    @inline(__always)
+    func peek() -> PathMatcher.States {
+        guard let top = frames.last, !top.isObject else { return pending }
+        return top.states == 0 ? 0 : matcher.child(top.states, index: top.index)
+    }
+
+    /// A value went by without its tokens: an element is counted.
+    @inline(__always)
+    mutating func skip() {
+        if let top = frames.last, !top.isObject { frames[frames.count - 1].index += 1 }
+    }
+
     /// Forgets the container `token` opened, when its tokens are dropped rather than followed.
     mutating func drop(_ token: RecordToken) {
         if token.opens { frames.removeLast() }
@@ -216,6 +257,16 @@ struct PathCursor {
     /// True when the value whose states are `states` is selected.
     @inline(__always)
     func selects(_ states: PathMatcher.States) -> Bool { states & matcher.selected != 0 }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The same bytes as `other`.
+    @inline(__always)
+    func sameBytes(as other: UnsafeRawBufferPointer) -> Bool {
+        guard count == other.count else { return false }
+        guard count > 0, let left = baseAddress, let right = other.baseAddress else { return true }
+        return memcmp(left, right, count) == 0
+    }
 }
 
 /// Drops one value's tokens as they come: a scalar, or a container down to its end.

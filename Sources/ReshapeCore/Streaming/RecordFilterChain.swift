@@ -40,7 +40,12 @@ struct RecordFilterPlan: Sendable {
 /// the writer writes a tree.
 final class RecordFilterChain {
     private let first: any RecordFilter
+    /// The rules' filters, in order (without the writer).
+    private let filters: [any RecordFilter]
     private let writer: RecordTextWriter
+    /// While above 0: the tokens of a container every filter ignores go to the writer alone, and
+    /// this counts the containers open in it.
+    private var bypass = 0
     let arena: TokenArena
     /// Per open container of the text: is it an object, where its names start in `names`.
     @exclusivity(unchecked) private var frames: [(isObject: Bool, firstName: Int)] = []
@@ -51,8 +56,13 @@ final class RecordFilterChain {
         arena = TokenArena()
         writer = RecordTextWriter()
         var next: any RecordFilter = writer
-        for make in makers.reversed() { next = make(next, arena) }
+        var filters: [any RecordFilter] = []
+        for make in makers.reversed() {
+            next = make(next, arena)
+            filters.append(next)
+        }
         first = next
+        self.filters = filters.reversed()
     }
 
     /// Writes the reshaped record to `out`. False, with bytes possibly written, when the tree
@@ -70,6 +80,7 @@ final class RecordFilterChain {
         arena.growth = 0
         frames.removeAll(keepingCapacity: true)
         names.removeAll(keepingCapacity: true)
+        bypass = 0
         swap(&out, &writer.out)
         defer { swap(&out, &writer.out) }
         writer.begin(depthLeft: depthLeft, outputLimit: outputLimit)
@@ -93,6 +104,7 @@ final class RecordFilterChain {
         arena = TokenArena()
         writer = RecordTextWriter()
         self.first = first
+        filters = []
     }
 
     /// Gathers tokens, their bytes kept in an arena.
@@ -106,10 +118,37 @@ final class RecordFilterChain {
 
         func start(key: UnsafeRawBufferPointer?) -> Bool { true }
 
+        func ignores(_ token: RecordToken) -> Bool { false }
+
+        func skip(_ token: RecordToken) {}
+
         func take(_ token: RecordToken) -> Bool {
-            tokens.append(RecordToken(token.kind, token.bytes.isEmpty ? token.bytes : arena.keep(token.bytes), flag: token.flag))
+            let bytes = token.bytes.isEmpty ? token.bytes : arena.keep(token.bytes)
+            tokens.append(
+                token.kind == .name
+                    ? RecordToken(name: bytes, hash: token.hash, plain: token.flag) : RecordToken(token.kind, bytes, flag: token.flag))
             return true
         }
+    }
+
+    /// Hands `token` to the first filter; or, for a container every filter ignores, to the
+    /// writer, with the tokens in it.
+    @inline(__always)
+    private func emit(_ token: RecordToken) -> Bool {
+        if bypass > 0 {
+            if token.opens {
+                bypass += 1
+            } else if token.closes {
+                bypass -= 1
+            }
+            return writer.take(token)
+        }
+        if token.opens && !filters.isEmpty && filters.allSatisfy({ $0.ignores(token) }) {
+            for filter in filters { filter.skip(token) }
+            bypass = 1
+            return writer.take(token)
+        }
+        return first.take(token)
     }
 
     /// Reads the record's text into tokens for the first filter.
@@ -123,25 +162,25 @@ final class RecordFilterChain {
                 let isObject = byte == UInt8(ascii: "{")
                 guard frames.count + 1 < depthLeft else { return false }
                 parser.index += 1
-                guard first.take(isObject ? .objectStart : .arrayStart) else { return false }
+                guard emit(isObject ? .objectStart : .arrayStart) else { return false }
                 frames.append((isObject, names.count))
                 parser.skipWhitespace()
                 guard parser.index < parser.text.count else { return false }
                 if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
                     parser.index += 1
                     frames.removeLast()
-                    guard first.take(isObject ? .objectEnd : .arrayEnd) else { return false }
+                    guard emit(isObject ? .objectEnd : .arrayEnd) else { return false }
                 } else {
                     if isObject { guard readName(&parser) else { return false } }
                     continue
                 }
             case UInt8(ascii: "\""):
                 guard let span = try? parser.scanString() else { return false }
-                guard first.take(RecordToken(.string, content(of: span, in: parser), flag: !span.hasEscapes)) else { return false }
+                guard emit(RecordToken(.string, content(of: span, in: parser), flag: !span.hasEscapes)) else { return false }
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 guard case .success(let (literal, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return false }
                 parser.index = end
-                guard first.take(RecordToken(.number, literal.text, flag: literal.isReal)) else { return false }
+                guard emit(RecordToken(.number, literal.text, flag: literal.isReal)) else { return false }
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 let word: StaticString = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
                 let count = word.utf8CodeUnitCount
@@ -149,7 +188,7 @@ final class RecordFilterChain {
                 for offset in 0..<count where parser.text[parser.index + offset] != word.utf8Start[offset] { return false }
                 parser.index += count
                 let token = byte == UInt8(ascii: "n") ? RecordToken.null : RecordToken(.bool, flag: byte == UInt8(ascii: "t"))
-                guard first.take(token) else { return false }
+                guard emit(token) else { return false }
             default:
                 return false
             }
@@ -167,7 +206,7 @@ final class RecordFilterChain {
                 parser.index += 1
                 if top.isObject { names.removeSubrange(top.firstName...) }
                 frames.removeLast()
-                guard first.take(top.isObject ? .objectEnd : .arrayEnd) else { return false }
+                guard emit(top.isObject ? .objectEnd : .arrayEnd) else { return false }
             }
             if frames.isEmpty {
                 parser.skipWhitespace()
@@ -192,7 +231,7 @@ final class RecordFilterChain {
         let hash = RecordNames.hash(name)
         for position in first..<names.count where names[position] == hash { return false }
         names.append(hash)
-        return self.first.take(RecordToken(.name, name, flag: !span.hasEscapes))
+        return emit(RecordToken(name: name, hash: hash, plain: !span.hasEscapes))
     }
 
     /// A string's content: in the text, or decoded from its escapes into the arena.
@@ -229,6 +268,10 @@ final class RecordTextWriter: RecordFilter {
 
     func start(key: UnsafeRawBufferPointer?) -> Bool { true }
 
+    func ignores(_ token: RecordToken) -> Bool { true }
+
+    func skip(_ token: RecordToken) {}
+
     func take(_ token: RecordToken) -> Bool {
         switch token.kind {
         case .name:
@@ -236,7 +279,7 @@ final class RecordTextWriter: RecordFilter {
             if top.count > 0 { out.append(UInt8(ascii: ",")) }
             frames[frames.count - 1].count += 1
             guard top.count < JSONParser.rawCaptureMemberLimit else { return false }
-            let hash = RecordNames.hash(token.bytes)
+            let hash = token.hash
             for position in top.firstName..<names.count where names[position] == hash { return false }
             names.append(hash)
             appendString(token)
@@ -293,4 +336,6 @@ final class RecordTextWriter: RecordFilter {
 final class GivingUp: RecordFilter {
     func start(key: UnsafeRawBufferPointer?) -> Bool { false }
     func take(_ token: RecordToken) -> Bool { false }
+    func ignores(_ token: RecordToken) -> Bool { false }
+    func skip(_ token: RecordToken) {}
 }
