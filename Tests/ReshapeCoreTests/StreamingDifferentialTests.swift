@@ -725,6 +725,29 @@ import Testing
         #expect(counts["rerun", default: 0] == 0, "\(counts)")
     }
 
+    /// What the record filters leave to a record's own tree, with the whole tree's bytes or error:
+    /// a path that makes records of the collection and inside them, `arrayToKeyed` and an index
+    /// from the end inside records, and values a rule rejects or names that collide (the record
+    /// alone takes its tree, named in the error as the whole tree names it).
+    @Test(arguments: [
+        (#"[{"op":"wrap","key":"w"},{"op":"keyedToArray","path":"$..*"}]"#, #"{"r1": {"a": null}, "r2": {"b": null}, "r3": {}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$[*].list","idKey":"k"}]"#, #"{"r1": {"list": [{"k": "a", "n": 1}]}, "r2": {"list": []}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-1]"}]"#, #"{"r1": {"tags": [1, 2]}, "r2": {"tags": ["x"]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].n","to":"integer"}]"#, #"{"r1": {"n": "12"}, "r2": {"n": "1.5"}, "r3": {"n": 3}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].p","key":"k","value":1}]"#, #"{"r1": {"p": {}}, "r2": {"p": 7}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"a":"b"}}]"#, #"{"r1": {"a": 1}, "r2": {"a": 1, "b": 2}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*].f","onConflict":"keep"}]"#, #"{"r1": {"f": {"x": {"id": 9, "n": 1}}}, "r2": {"f": null}}"#),
+    ])
+    func recordFiltersLeaveTheRestToTheTree(_ spec: String, _ records: String) throws {
+        let rules = try Rules(json: spec)
+        let outcomes = Outcomes()
+        let input = Array(records.utf8)
+        #expect(Self.compare(rules, input, outcomes: outcomes, context: "rules \(spec)"))
+        let counts = outcomes.counts()
+        #expect(counts["record trees", default: 0] > 0 || counts["failed", default: 0] > 0, "\(counts)")
+        #expect(counts["rerun", default: 0] == 0, "\(counts)")
+    }
+
     /// A Firebase-style record no rule of `perRecordRulesStreamOnTheirText` fails on.
     static func cleanRecord(_ random: inout SeededGenerator) -> String {
         let scalars = [

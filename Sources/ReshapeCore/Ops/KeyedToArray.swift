@@ -225,7 +225,8 @@ extension KeyedToArray {
     /// On the text, when it makes the records of the collection: the id goes in front of each
     /// record (a record that is not an object, or has the id member already, takes the tree).
     func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        before == .object && after == .array && builder.makeRecords(idKey: idKey)
+        // Without '..', a path that selects the collection selects nothing inside records.
+        before == .object && after == .array && path.descendantSegmentCount == 0 && builder.makeRecords(idKey: idKey)
     }
 
     /// On a record's tokens. Making the collection's records: `{"idKey":"name",` in front of the
@@ -235,10 +236,13 @@ extension KeyedToArray {
     /// selected array (Firebase's numbered records), needs the tree.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         let idKey = Array(self.idKey.utf8)
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
         if context.kind == .object && context.after == .array {
+            // The records are made; a path that also selects inside them (`$..*` from above the
+            // collection) makes records there too, which the tree does.
+            guard parent & ~matcher.selected == 0 else { return .needsTree }
             return .filter { next, arena in RecordMaker(idKey: idKey, next: next, arena: arena) }
         }
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
         let wrapIn = self.wrapIn.map { Array($0.utf8) }
         return .filter { next, arena in
             Inside(cursor: PathCursor(matcher, parent: parent), idKey: idKey, wrapIn: wrapIn, next: next, arena: arena)

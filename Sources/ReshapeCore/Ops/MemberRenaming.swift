@@ -218,6 +218,8 @@ extension MemberRenaming {
         @exclusivity(unchecked) var deepFrom = Int.max
         /// Names renamed before (see `RenamedNames`).
         let cache = RenamedNames()
+        /// Renamed names may collide: the writer compares them.
+        var renamesMembers: Bool { true }
 
         init(
             cursor: PathCursor, deep: Bool, everywhere: Bool, newName: @escaping @Sendable (KeyBytes) -> [UInt8]?,

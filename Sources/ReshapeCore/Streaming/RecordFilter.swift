@@ -29,6 +29,14 @@ protocol RecordFilter: AnyObject {
 
     /// The container `token` opens went by, every filter ignoring it: none of its tokens come.
     func skip(_ token: RecordToken)
+
+    /// The filter may give a member a name another member of its object has: the writer then
+    /// compares the names it writes. Filters that add members make sure of it themselves.
+    var renamesMembers: Bool { get }
+}
+
+extension RecordFilter {
+    var renamesMembers: Bool { false }
 }
 
 /// One token of a record as the filters pass it on. Its bytes stay valid for the whole record.

@@ -63,6 +63,8 @@ final class RecordFilterChain {
         }
         first = next
         self.filters = filters.reversed()
+        // Names the reader found distinct stay so unless a filter renames them.
+        writer.comparesNames = filters.contains { $0.renamesMembers }
     }
 
     /// Writes the reshaped record to `out`. False, with bytes possibly written, when the tree
@@ -248,6 +250,8 @@ final class RecordFilterChain {
 /// the limit.
 final class RecordTextWriter: RecordFilter {
     @exclusivity(unchecked) var out = ByteBuffer()
+    /// Compare the names of each object: some filter renames members.
+    @exclusivity(unchecked) var comparesNames = true
     @exclusivity(unchecked) private var frames: [(isObject: Bool, count: Int, firstName: Int)] = []
     /// The hashes of the names written in the open objects.
     @exclusivity(unchecked) private var names: [UInt64] = []
@@ -278,17 +282,19 @@ final class RecordTextWriter: RecordFilter {
             guard let top = frames.last, top.isObject else { return false }
             if top.count > 0 { out.append(UInt8(ascii: ",")) }
             frames[frames.count - 1].count += 1
-            guard top.count < JSONParser.rawCaptureMemberLimit else { return false }
-            let hash = token.hash
-            for position in top.firstName..<names.count where names[position] == hash { return false }
-            names.append(hash)
+            if comparesNames {
+                guard top.count < JSONParser.rawCaptureMemberLimit else { return false }
+                let hash = token.hash
+                for position in top.firstName..<names.count where names[position] == hash { return false }
+                names.append(hash)
+            }
             appendString(token)
             out.append(UInt8(ascii: ":"))
             return out.count <= outputLimit
         case .objectEnd, .arrayEnd:
             guard let top = frames.last, top.isObject == (token.kind == .objectEnd) else { return false }
             out.append(UInt8(ascii: top.isObject ? "}" : "]"))
-            if top.isObject { names.removeSubrange(top.firstName...) }
+            if top.isObject && comparesNames { names.removeSubrange(top.firstName...) }
             frames.removeLast()
             return true
         default:
