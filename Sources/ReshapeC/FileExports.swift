@@ -52,12 +52,14 @@ enum FileOptions {
         // A version 1 caller's struct ends with progress_data: the fields after it are read only
         // for version 2 and later.
         let raw = UnsafeRawPointer(pointer)
-        let jobs = raw.load(fromByteOffset: MemoryLayout<reshape_file_options>.offset(of: \.jobs)!, as: CUnsignedInt.self)
+        typealias Layout = MemoryLayout<reshape_file_options>
+        guard let jobsAt = Layout.offset(of: \.jobs), let progressAt = Layout.offset(of: \.progress),
+            let progressDataAt = Layout.offset(of: \.progress_data)
+        else { throw ReshapeError(.internal, "reshape_file_options has no stored fields") }
+        let jobs = raw.load(fromByteOffset: jobsAt, as: CUnsignedInt.self)
         var settings = StreamSettings(jobs: Int(jobs))
-        let progress = raw.load(
-            fromByteOffset: MemoryLayout<reshape_file_options>.offset(of: \.progress)!, as: reshape_progress_fn?.self)
-        let progressData = raw.load(
-            fromByteOffset: MemoryLayout<reshape_file_options>.offset(of: \.progress_data)!, as: UnsafeMutableRawPointer?.self)
+        let progress = raw.load(fromByteOffset: progressAt, as: reshape_progress_fn?.self)
+        let progressData = raw.load(fromByteOffset: progressDataAt, as: UnsafeMutableRawPointer?.self)
         if let progress {
             let context = ProgressContext(callback: progress, data: progressData)
             settings.progress = { done, total in context.report(done, total) }

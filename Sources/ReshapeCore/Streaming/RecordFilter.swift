@@ -226,7 +226,7 @@ struct PathCursor {
             if let top = frames.last { pending = top.states == 0 ? 0 : matcher.child(top.states, name: token.bytes, hash: token.hash) }
             return 0
         case .objectEnd, .arrayEnd:
-            frames.removeLast()
+            _ = frames.popLast()
             return 0
         default:
             let states: PathMatcher.States
@@ -256,7 +256,7 @@ struct PathCursor {
 
     /// Forgets the container `token` opened, when its tokens are dropped rather than followed.
     mutating func drop(_ token: RecordToken) {
-        if token.opens { frames.removeLast() }
+        if token.opens { _ = frames.popLast() }
     }
 
     /// The states of the member whose name was taken last (before its value comes).
