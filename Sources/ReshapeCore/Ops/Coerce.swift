@@ -157,33 +157,24 @@ extension Coerce {
         }
     }
 
-    private final class Filter: RecordFilter {
-        @exclusivity(unchecked) var cursor: PathCursor
+    private final class Filter: PathFilter {
         let to: Target
         let onFail: OnFail
-        let next: any RecordFilter
         let arena: TokenArena
         @exclusivity(unchecked) var skipper = ValueSkipper()
 
         init(cursor: PathCursor, to: Target, onFail: OnFail, next: any RecordFilter, arena: TokenArena) {
-            self.cursor = cursor
             self.to = to
             self.onFail = onFail
-            self.next = next
             self.arena = arena
+            super.init(cursor: cursor, next: next)
         }
 
-        func start(key: UnsafeRawBufferPointer?) -> Bool {
-            cursor.start(key: key)
-            skipper = ValueSkipper()
-            return next.start(key: key)
-        }
+        override func reset() { skipper = ValueSkipper() }
 
-        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !skipper.active }
+        override var isWaiting: Bool { skipper.active }
 
-        func skip(_ token: RecordToken) { cursor.skip() }
-
-        func take(_ token: RecordToken) -> Bool {
+        override func take(_ token: RecordToken) -> Bool {
             if skipper.active {
                 skipper.take(token)
                 return true

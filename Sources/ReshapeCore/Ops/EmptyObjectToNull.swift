@@ -49,28 +49,15 @@ extension EmptyObjectToNull {
         return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), next: next) }
     }
 
-    private final class Filter: RecordFilter {
-        @exclusivity(unchecked) var cursor: PathCursor
-        let next: any RecordFilter
+    private final class Filter: PathFilter {
         /// A selected `{` was taken and not passed on yet.
         @exclusivity(unchecked) var held = false
 
-        init(cursor: PathCursor, next: any RecordFilter) {
-            self.cursor = cursor
-            self.next = next
-        }
+        override func reset() { held = false }
 
-        func start(key: UnsafeRawBufferPointer?) -> Bool {
-            cursor.start(key: key)
-            held = false
-            return next.start(key: key)
-        }
+        override var isWaiting: Bool { held }
 
-        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !held }
-
-        func skip(_ token: RecordToken) { cursor.skip() }
-
-        func take(_ token: RecordToken) -> Bool {
+        override func take(_ token: RecordToken) -> Bool {
             if held {
                 held = false
                 if token.kind == .objectEnd {

@@ -49,30 +49,19 @@ extension Remove {
         return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), next: next) }
     }
 
-    private final class Filter: RecordFilter {
-        @exclusivity(unchecked) var cursor: PathCursor
-        let next: any RecordFilter
+    private final class Filter: PathFilter {
         @exclusivity(unchecked) var skipper = ValueSkipper()
         /// The member whose name was dropped: its value goes too.
         @exclusivity(unchecked) var dropsValue = false
 
-        init(cursor: PathCursor, next: any RecordFilter) {
-            self.cursor = cursor
-            self.next = next
-        }
-
-        func start(key: UnsafeRawBufferPointer?) -> Bool {
-            cursor.start(key: key)
+        override func reset() {
             skipper = ValueSkipper()
             dropsValue = false
-            return next.start(key: key)
         }
 
-        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active }
+        override var isWaiting: Bool { dropsValue || skipper.active }
 
-        func skip(_ token: RecordToken) { cursor.skip() }
-
-        func take(_ token: RecordToken) -> Bool {
+        override func take(_ token: RecordToken) -> Bool {
             if skipper.active {
                 skipper.take(token)
                 return true

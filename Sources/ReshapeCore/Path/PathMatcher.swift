@@ -49,30 +49,18 @@ struct PathMatcher: Sendable {
     /// The states of the child named `name` (whose `RecordNames.hash` is `hash`) of a node in
     /// `states`.
     func child(_ states: States, name: UnsafeRawBufferPointer, hash: UInt64) -> States {
-        var live = states & ~selected
-        if live == 0 { return 0 }
-        var next = states & waiting
-        while live != 0 {
-            let offset = live.trailingZeroBitCount
-            live &= live - 1
-            switch segments[offset] {
-            case .child(let selector), .descendant(let selector):
-                switch selector {
-                case .wildcard:
-                    next |= 1 << States(offset + 1)
-                case .name(let member):
-                    if nameHashes[offset] == hash && member.bytes.sameBytes(as: name) { next |= 1 << States(offset + 1) }
-                case .index:
-                    break
-                }
+        step(states) { offset, selector in
+            switch selector {
+            case .wildcard: true
+            case .name(let member): nameHashes[offset] == hash && member.bytes.sameBytes(as: name)
+            case .index: false
             }
         }
-        return next
     }
 
     /// The states of element `index` of a node in `states`.
     func child(_ states: States, index: Int) -> States {
-        step(states) { selector in
+        step(states) { _, selector in
             switch selector {
             case .wildcard: true
             case .name: false
@@ -97,7 +85,7 @@ struct PathMatcher: Sendable {
     }
 
     @inline(__always)
-    private func step(_ states: States, _ takes: (JSONPath.Selector) -> Bool) -> States {
+    private func step(_ states: States, _ takes: (_ offset: Int, JSONPath.Selector) -> Bool) -> States {
         // Nothing live (the usual case away from a path's targets): nothing below either.
         var live = states & ~selected
         if live == 0 { return 0 }
@@ -107,7 +95,7 @@ struct PathMatcher: Sendable {
             live &= live - 1
             switch segments[offset] {
             case .child(let selector), .descendant(let selector):
-                if takes(selector) { next |= 1 << States(offset + 1) }
+                if takes(offset, selector) { next |= 1 << States(offset + 1) }
             }
         }
         return next
