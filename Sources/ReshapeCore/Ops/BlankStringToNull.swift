@@ -62,15 +62,27 @@ extension BlankStringToNull {
         return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), trim: trim, next: next) }
     }
 
-    private final class Filter: PathFilter {
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
         let trim: Bool
+        let next: any RecordFilter
 
         init(cursor: PathCursor, trim: Bool, next: any RecordFilter) {
+            self.cursor = cursor
             self.trim = trim
-            super.init(cursor: cursor, next: next)
+            self.next = next
         }
 
-        override func take(_ token: RecordToken) -> Bool {
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            return next.start(key: key)
+        }
+
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
+
+        func take(_ token: RecordToken) -> Bool {
             let states = cursor.take(token)
             if token.kind == .string && cursor.selects(states) && BlankStringToNull.isBlank(token.bytes, trim: trim) {
                 return next.take(.null)

@@ -157,24 +157,33 @@ extension Coerce {
         }
     }
 
-    private final class Filter: PathFilter {
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
         let to: Target
         let onFail: OnFail
+        let next: any RecordFilter
         let arena: TokenArena
         @exclusivity(unchecked) var skipper = ValueSkipper()
 
         init(cursor: PathCursor, to: Target, onFail: OnFail, next: any RecordFilter, arena: TokenArena) {
+            self.cursor = cursor
             self.to = to
             self.onFail = onFail
+            self.next = next
             self.arena = arena
-            super.init(cursor: cursor, next: next)
         }
 
-        override func reset() { skipper = ValueSkipper() }
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            skipper = ValueSkipper()
+            return next.start(key: key)
+        }
 
-        override var isWaiting: Bool { skipper.active }
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !skipper.active }
 
-        override func take(_ token: RecordToken) -> Bool {
+        func skip(_ token: RecordToken) { cursor.skip() }
+
+        func take(_ token: RecordToken) -> Bool {
             if skipper.active {
                 skipper.take(token)
                 return true

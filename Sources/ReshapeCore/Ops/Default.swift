@@ -70,13 +70,15 @@ extension Default {
         }
     }
 
-    private final class Filter: PathFilter {
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
         let key: [UInt8]
         /// `key` as a member name, and `value`'s tokens; `kept` holds their bytes.
         let name: RecordToken
         let value: [RecordToken]
         let kept: TokenArena
         let added: (values: Int, bytes: Int)
+        let next: any RecordFilter
         let arena: TokenArena
         /// The selected objects open: their depth, and whether `key` was among their members.
         @exclusivity(unchecked) var objects: [(depth: Int, seen: Bool)] = []
@@ -87,23 +89,28 @@ extension Default {
             cursor: PathCursor, key: [UInt8], value: [RecordToken], kept: TokenArena, added: (values: Int, bytes: Int),
             next: any RecordFilter, arena: TokenArena
         ) {
+            self.cursor = cursor
             self.key = key
             name = RecordToken(.name, key.withUnsafeBytes { kept.keep($0) }, flag: key.withUnsafeBytes { JSONText.isPlain($0) })
             self.value = value
             self.kept = kept
             self.added = added
+            self.next = next
             self.arena = arena
-            super.init(cursor: cursor, next: next)
         }
 
-        override func reset() {
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
             objects.removeAll(keepingCapacity: true)
             atKey = false
+            return next.start(key: key)
         }
 
-        override var isWaiting: Bool { atKey }
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !atKey }
 
-        override func take(_ token: RecordToken) -> Bool {
+        func skip(_ token: RecordToken) { cursor.skip() }
+
+        func take(_ token: RecordToken) -> Bool {
             let depth = cursor.depth
             let states = cursor.take(token)
             switch token.kind {

@@ -49,15 +49,28 @@ extension EmptyObjectToNull {
         return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), next: next) }
     }
 
-    private final class Filter: PathFilter {
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let next: any RecordFilter
         /// A selected `{` was taken and not passed on yet.
         @exclusivity(unchecked) var held = false
 
-        override func reset() { held = false }
+        init(cursor: PathCursor, next: any RecordFilter) {
+            self.cursor = cursor
+            self.next = next
+        }
 
-        override var isWaiting: Bool { held }
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            held = false
+            return next.start(key: key)
+        }
 
-        override func take(_ token: RecordToken) -> Bool {
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !held }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
+
+        func take(_ token: RecordToken) -> Bool {
             if held {
                 held = false
                 if token.kind == .objectEnd {

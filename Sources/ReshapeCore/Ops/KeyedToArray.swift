@@ -298,9 +298,11 @@ extension KeyedToArray {
     }
 
     /// Makes records of selected objects inside a record.
-    private final class Inside: PathFilter {
+    private final class Inside: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
         let idName: RecordToken
         let wrapIn: RecordToken?
+        let next: any RecordFilter
         let arena: TokenArena
         /// Holds the bytes of `idName` and `wrapIn`.
         let kept: TokenArena
@@ -313,25 +315,28 @@ extension KeyedToArray {
         @exclusivity(unchecked) var inRecord = 0
 
         init(cursor: PathCursor, idKey: [UInt8], wrapIn: [UInt8]?, next: any RecordFilter, arena: TokenArena) {
+            self.cursor = cursor
             let kept = TokenArena()
             idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: idKey.withUnsafeBytes { JSONText.isPlain($0) })
-            self.wrapIn = wrapIn.map { wrapIn in
-                RecordToken(.name, wrapIn.withUnsafeBytes { kept.keep($0) }, flag: wrapIn.withUnsafeBytes { JSONText.isPlain($0) })
-            }
-            self.arena = arena
+            self.wrapIn = wrapIn.map { wrapIn in RecordToken(.name, wrapIn.withUnsafeBytes { kept.keep($0) }, flag: wrapIn.withUnsafeBytes { JSONText.isPlain($0) }) }
             self.kept = kept
-            super.init(cursor: cursor, next: next)
+            self.next = next
+            self.arena = arena
         }
 
-        override func reset() {
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
             members = 0
             name = nil
             inRecord = 0
+            return next.start(key: key)
         }
 
-        override var isWaiting: Bool { members != 0 }
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && members == 0 }
 
-        override func take(_ token: RecordToken) -> Bool {
+        func skip(_ token: RecordToken) { cursor.skip() }
+
+        func take(_ token: RecordToken) -> Bool {
             let depth = cursor.depth
             let states = cursor.take(token)
             if members > 0 {

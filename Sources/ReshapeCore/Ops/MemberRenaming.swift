@@ -204,10 +204,12 @@ extension RenamingOperation {
 
 extension MemberRenaming {
     /// A renaming rule's filter (see `RenamingOperation.recordFilter`).
-    final class Filter: PathFilter {
+    final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
         let deep: Bool
         let everywhere: Bool
         let newName: @Sendable (KeyBytes) -> [UInt8]?
+        let next: any RecordFilter
         let arena: TokenArena
         /// The depths (of their members) of the selected objects open.
         @exclusivity(unchecked) var objects: [Int] = []
@@ -217,28 +219,32 @@ extension MemberRenaming {
         /// Names renamed before (see `RenamedNames`).
         let cache = RenamedNames()
         /// Renamed names may collide: the writer compares them.
-        override var renamesMembers: Bool { true }
+        var renamesMembers: Bool { true }
 
         init(
             cursor: PathCursor, deep: Bool, everywhere: Bool, newName: @escaping @Sendable (KeyBytes) -> [UInt8]?,
             next: any RecordFilter, arena: TokenArena
         ) {
+            self.cursor = cursor
             self.deep = deep
             self.everywhere = everywhere
             self.newName = newName
+            self.next = next
             self.arena = arena
-            super.init(cursor: cursor, next: next)
         }
 
-        override func reset() {
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
             objects.removeAll(keepingCapacity: true)
             deepFrom = everywhere ? 0 : Int.max
+            return next.start(key: key)
         }
 
-        /// Names in the next container would be renamed.
-        override var isWaiting: Bool { cursor.depth + 1 >= deepFrom }
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && cursor.depth + 1 < deepFrom }
 
-        override func take(_ token: RecordToken) -> Bool {
+        func skip(_ token: RecordToken) { cursor.skip() }
+
+        func take(_ token: RecordToken) -> Bool {
             let depth = cursor.depth
             let states = cursor.take(token)
             switch token.kind {

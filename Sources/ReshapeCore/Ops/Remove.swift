@@ -49,19 +49,30 @@ extension Remove {
         return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), next: next) }
     }
 
-    private final class Filter: PathFilter {
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let next: any RecordFilter
         @exclusivity(unchecked) var skipper = ValueSkipper()
         /// The member whose name was dropped: its value goes too.
         @exclusivity(unchecked) var dropsValue = false
 
-        override func reset() {
-            skipper = ValueSkipper()
-            dropsValue = false
+        init(cursor: PathCursor, next: any RecordFilter) {
+            self.cursor = cursor
+            self.next = next
         }
 
-        override var isWaiting: Bool { dropsValue || skipper.active }
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            skipper = ValueSkipper()
+            dropsValue = false
+            return next.start(key: key)
+        }
 
-        override func take(_ token: RecordToken) -> Bool {
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
+
+        func take(_ token: RecordToken) -> Bool {
             if skipper.active {
                 skipper.take(token)
                 return true

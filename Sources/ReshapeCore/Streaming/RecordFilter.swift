@@ -39,41 +39,6 @@ extension RecordFilter {
     var renamesMembers: Bool { false }
 }
 
-/// What every filter that follows a path shares: its cursor, the filter it passes tokens to, and
-/// what it does as a record starts and as a container every filter ignores goes by. A subclass
-/// says what it does with each token (`take`), what it forgets between records (`reset`), and
-/// when it must see a container its path selects nothing in (`isWaiting`).
-class PathFilter: RecordFilter {
-    @exclusivity(unchecked) final var cursor: PathCursor
-    final let next: any RecordFilter
-
-    init(cursor: PathCursor, next: any RecordFilter) {
-        self.cursor = cursor
-        self.next = next
-    }
-
-    final func start(key: UnsafeRawBufferPointer?) -> Bool {
-        cursor.start(key: key)
-        reset()
-        return next.start(key: key)
-    }
-
-    /// Forgets what the last record left.
-    func reset() {}
-
-    /// Something is pending that the next container's tokens settle.
-    var isWaiting: Bool { false }
-
-    /// See `RecordFilter.renamesMembers`; a subclass that renames says so.
-    var renamesMembers: Bool { false }
-
-    final func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !isWaiting }
-
-    final func skip(_ token: RecordToken) { cursor.skip() }
-
-    func take(_ token: RecordToken) -> Bool { next.take(token) }
-}
-
 /// One token of a record as the filters pass it on. Its bytes stay valid for the whole record.
 struct RecordToken: @unchecked Sendable {  // its bytes are only read
     enum Kind: UInt8 {
