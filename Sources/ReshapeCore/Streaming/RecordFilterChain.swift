@@ -45,7 +45,7 @@ final class RecordFilterChain {
     private let writer: RecordTextWriter
     /// While above 0: the tokens of a container every filter ignores go to the writer alone, and
     /// this counts the containers open in it.
-    private var bypass = 0
+    @exclusivity(unchecked) private var bypass = 0
     let arena: TokenArena
     /// Per open container of the text: is it an object, where its names start in `names`.
     @exclusivity(unchecked) private var frames: [(isObject: Bool, firstName: Int)] = []
@@ -145,6 +145,8 @@ final class RecordFilterChain {
             }
             return writer.take(token)
         }
+        // Containers only: for a scalar, asking every filter costs more than passing it through
+        // them (measured: MIXED1 1.08x with scalars too).
         if token.opens && !filters.isEmpty && filters.allSatisfy({ $0.ignores(token) }) {
             for filter in filters { filter.skip(token) }
             bypass = 1
