@@ -737,6 +737,7 @@ import Testing
         (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].p","key":"k","value":1}]"#, #"{"r1": {"p": {}}, "r2": {"p": 7}}"#),
         (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"a":"b"}}]"#, #"{"r1": {"a": 1}, "r2": {"a": 1, "b": 2}}"#),
         (#"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*].f","onConflict":"keep"}]"#, #"{"r1": {"f": {"x": {"id": 9, "n": 1}}}, "r2": {"f": null}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*]..*","to":"string","onFail":"null"}]"#, #"{"r1": {"a": {"b": 1}}, "r2": {"c": [2, true]}}"#),
     ])
     func recordFiltersLeaveTheRestToTheTree(_ spec: String, _ records: String) throws {
         let rules = try Rules(json: spec)

@@ -199,6 +199,9 @@ extension Coerce {
             case .error:
                 return false
             case .null:
+                // The tree converts (and counts) what the path selects inside a container before
+                // it drops the container: that needs the tree.
+                if token.opens && states & ~cursor.matcher.selected != 0 { return false }
                 cursor.drop(token)
                 skipper.begin(token)
                 return next.take(.null)
