@@ -703,6 +703,8 @@ import Testing
         #"[{"op":"convertKeys","path":"$.*","to":"snake_case"},{"op":"keyedToArray","idKey":"key"}]"#,
         #"[{"op":"keyedToArray"},{"op":"emptyObjectToNull","path":"$[*].avatar"},{"op":"blankStringToNull","path":"$..plan"}]"#,
         #"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*].friends","idKey":"fid","wrapIn":"list"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$[*].items","idKey":"k"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$[*].items","idKey":"k","keepId":true},{"op":"remove","path":"$[*].items.*.n"}]"#,
         #"[{"op":"remove","path":"$.*.avatar"},{"op":"keyedToArray"},{"op":"default","path":"$[*]","key":"avatar","value":null},{"op":"wrap","key":"data"}]"#,
         #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].avatar"},{"op":"default","path":"$[*]","key":"role","value":"user"},{"op":"renameKeys","path":"$[*]","map":{"displayName":"name","lastLogin":"lastSeen"}},{"op":"coerce","path":"$[*].createdAt","to":"string"},{"op":"wrap","key":"data"}]"#,
         #"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"remove","path":"$[*].tags"},{"op":"coerce","path":"$[*].score","to":"string"},{"op":"convertKeys","path":"$[*].profile","to":"snake_case"}]"#,
@@ -731,7 +733,7 @@ import Testing
     /// alone takes its tree, named in the error as the whole tree names it).
     @Test(arguments: [
         (#"[{"op":"wrap","key":"w"},{"op":"keyedToArray","path":"$..*"}]"#, #"{"r1": {"a": null}, "r2": {"b": null}, "r3": {}}"#),
-        (#"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$[*].list","idKey":"k"}]"#, #"{"r1": {"list": [{"k": "a", "n": 1}]}, "r2": {"list": []}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$[*].list","idKey":"k"}]"#, #"{"r1": {"list": [{"k": "a", "n": 1}, {"k": "a"}]}, "r2": {"list": [{"n": 1}]}, "r3": {"list": [{"k": 1.5}]}}"#),
         (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-1]"}]"#, #"{"r1": {"tags": [1, 2]}, "r2": {"tags": ["x"]}}"#),
         (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].n","to":"integer"}]"#, #"{"r1": {"n": "12"}, "r2": {"n": "1.5"}, "r3": {"n": 3}}"#),
         (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].p","key":"k","value":1}]"#, #"{"r1": {"p": {}}, "r2": {"p": 7}}"#),
@@ -774,6 +776,7 @@ import Testing
             "\"profile\": {\"firstName\": \(value(1)), \"city\": \(value(1)), \"inner_obj\": \(value(1))}",
             "\"friends\": \(random.pick(["{}", "null", #"{"f1": {"n": 1}, "f2": {"url": {}}}"#]))",
             "\"lastLogin\": \(value(0))",
+            "\"items\": \(random.pick(["[]", #"[{"k": "a", "n": 1}, {"n": {"x": [2]}, "k": 7}]"#, #"[{"k": "\u00e9\"q"}]"#]))",
         ]
         members.shuffle(using: &random)
         return "{" + members.prefix(4 + random.next(7)).joined(separator: random.next(2) == 0 ? "," : " ,\n  ") + "}"

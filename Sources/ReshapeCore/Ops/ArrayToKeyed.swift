@@ -97,6 +97,114 @@ extension ArrayToKeyed {
         false
     }
 
-    /// A record needs its tree: an element's id may come after members that go before it.
-    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker { .needsTree }
+    /// On a record's tokens: a selected array becomes `{`, each element `"id":` and the element
+    /// (without its id member unless `keepId`), and `}`. An element's id may come after members
+    /// that go before it, so each element's tokens are held until its end. A selected value that
+    /// is not an array, an element that is not an object or has no id of a string or an integer,
+    /// and a selection inside an element need the tree; two elements with one id make the writer
+    /// give up (the tree names the duplicate).
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        let idKey = Array(self.idKey.utf8)
+        let keepId = self.keepId
+        return .filter { next, arena in
+            Filter(cursor: PathCursor(matcher, parent: parent), idKey: idKey, keepId: keepId, next: next, arena: arena)
+        }
+    }
+
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let next: any RecordFilter
+        let arena: TokenArena
+        let idName: RecordToken
+        let keepId: Bool
+        /// Holds `idName`'s bytes.
+        let kept: TokenArena
+        /// While a selected array is open: the depth of its elements (else 0).
+        @exclusivity(unchecked) var elements = 0
+        /// The tokens of the element being read, and how deep in it the next one lies.
+        @exclusivity(unchecked) var held: [RecordToken] = []
+        @exclusivity(unchecked) var inElement = 0
+        /// The element's id, once read; `atId`: the id member's value comes next.
+        @exclusivity(unchecked) var id: RecordToken? = nil
+        @exclusivity(unchecked) var atId = false
+
+        init(cursor: PathCursor, idKey: [UInt8], keepId: Bool, next: any RecordFilter, arena: TokenArena) {
+            self.cursor = cursor
+            self.next = next
+            self.arena = arena
+            self.keepId = keepId
+            let kept = TokenArena()
+            idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: false)
+            self.kept = kept
+        }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            elements = 0
+            held.removeAll(keepingCapacity: true)
+            inElement = 0
+            id = nil
+            atId = false
+            return next.start(key: key)
+        }
+
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && elements == 0 }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
+
+        /// Two ids may meet: the writer compares the names of the objects made.
+        var renamesMembers: Bool { true }
+
+        func take(_ token: RecordToken) -> Bool {
+            let states = cursor.take(token)
+            if elements > 0 {
+                if inElement == 0 {
+                    // An element starts, or the array ends.
+                    if token.kind == .arrayEnd {
+                        elements = 0
+                        return next.take(.objectEnd)
+                    }
+                    guard token.kind == .objectStart, !cursor.selects(states) else { return false }
+                    held.removeAll(keepingCapacity: true)
+                    held.append(token)
+                    inElement = 1
+                    id = nil
+                    return true
+                }
+                if token.startsValue && cursor.selects(states) { return false }
+                if atId {
+                    atId = false
+                    guard token.kind == .string || (token.kind == .number && !token.flag) else { return false }
+                    id = RecordToken(name: token.bytes, hash: RecordNames.hash(token.bytes), plain: token.kind == .number || token.flag)
+                    arena.growth = arena.growth.addingClamped(token.bytes.count + 3)
+                    if !keepId { return true }
+                    held.append(token)
+                    return true
+                }
+                if inElement == 1 && token.kind == .name && token.hash == idName.hash && token.bytes.sameBytes(as: idName.bytes) {
+                    guard id == nil else { return false }
+                    atId = true
+                    if !keepId { return true }
+                }
+                held.append(token)
+                if token.opens {
+                    inElement += 1
+                } else if token.closes {
+                    inElement -= 1
+                    if inElement == 0 {
+                        // The element ends: its id, then the element.
+                        guard let id else { return false }
+                        guard next.take(id) else { return false }
+                        for held in held { guard next.take(held) else { return false } }
+                    }
+                }
+                return true
+            }
+            guard token.startsValue, cursor.selects(states) else { return next.take(token) }
+            guard token.kind == .arrayStart else { return false }
+            elements = cursor.depth
+            return next.take(.objectStart)
+        }
+    }
 }
