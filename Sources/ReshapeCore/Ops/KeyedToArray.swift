@@ -237,7 +237,7 @@ extension KeyedToArray {
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         let idKey = Array(self.idKey.utf8)
         guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
-        if context.kind == .object && context.after == .array {
+        if context.kind == .object && context.selectsCollection(path) {
             // The records are made; a path that also selects inside them (`$..*` from above the
             // collection) makes records there too, which the tree does.
             guard parent & ~matcher.selected == 0 else { return .needsTree }
@@ -306,9 +306,8 @@ extension KeyedToArray {
         let arena: TokenArena
         /// Holds the bytes of `idName` and `wrapIn`.
         let kept: TokenArena
-        /// The depth of the selected object's members, while one is open (selections inside it
-        /// need the tree).
-        @exclusivity(unchecked) var members = 0
+        /// A selected object is open: its members come (selections inside it need the tree).
+        @exclusivity(unchecked) var inObject = false
         /// The name of the member whose value comes next, in the selected object.
         @exclusivity(unchecked) var name: RecordToken? = nil
         /// How deep the tokens of the current member's value are: 1 at its own members.
@@ -326,20 +325,19 @@ extension KeyedToArray {
 
         func start(key: UnsafeRawBufferPointer?) -> Bool {
             cursor.start(key: key)
-            members = 0
+            inObject = false
             name = nil
             inRecord = 0
             return next.start(key: key)
         }
 
-        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && members == 0 }
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !inObject }
 
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {
-            let depth = cursor.depth
             let states = cursor.take(token)
-            if members > 0 {
+            if inObject {
                 if let member = name {
                     // A member's value: a record.
                     name = nil
@@ -364,7 +362,7 @@ extension KeyedToArray {
                     return true
                 }
                 // The selected object's end.
-                members = 0
+                inObject = false
                 guard next.take(.arrayEnd) else { return false }
                 return wrapIn == nil || next.take(.objectEnd)
             }
@@ -375,7 +373,7 @@ extension KeyedToArray {
             }
             switch token.kind {
             case .objectStart:
-                members = depth + 1
+                inObject = true
                 return next.take(.arrayStart)
             case .null:
                 guard next.take(.arrayStart), next.take(.arrayEnd) else { return false }

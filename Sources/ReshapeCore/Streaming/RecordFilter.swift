@@ -104,14 +104,16 @@ struct RecordToken: @unchecked Sendable {  // its bytes are only read
     var number: NumberLiteral { NumberLiteral(text: bytes, isReal: flag) }
 }
 
-/// What a rule's filter is made with: where the collection lies when the rule runs, and the bytes
-/// the filters of one thread share.
+/// What a rule's filter is made with: where the collection lies when the rule runs, and what it
+/// is then.
 struct RecordFilterContext {
-    /// Where the collection lies, and what it is, when the rule runs.
     let chain: [[UInt8]]
     let kind: RecordPlan.Kind
-    /// What it is once the rule ran.
-    let after: RecordPlan.Kind
+
+    /// Whether `path` selects the collection itself.
+    func selectsCollection(_ path: JSONPath) -> Bool {
+        PathOnChain(path, chain: chain).selectedDepths.contains(chain.count)
+    }
 
     /// The states, for `matcher`, of the collection's children: nil when which record a state
     /// reaches depends on the record's place among the others (an index into the collection).

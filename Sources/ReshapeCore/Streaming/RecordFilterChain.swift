@@ -16,9 +16,11 @@ struct RecordFilterPlan: Sendable {
         var step = RecordPlan.Step(chain: chain, kind: kind)
         var makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter] = []
         for operation in operations[0..<route.streamed] {
-            let before = (chain: step.chain, kind: step.kind)
+            // Asked before the rule moves the collection, so that the chain is not copied for
+            // each rule (thousands of `wrap`s make a chain as long).
+            let made = operation.recordFilter(RecordFilterContext(chain: step.chain, kind: step.kind))
             _ = operation.planStep(&step)
-            switch operation.recordFilter(RecordFilterContext(chain: before.chain, kind: before.kind, after: step.kind)) {
+            switch made {
             case .unchanged: continue
             case .filter(let make): makers.append(make)
             case .needsTree: return nil
@@ -186,11 +188,7 @@ final class RecordFilterChain {
                 parser.index = end
                 guard emit(RecordToken(.number, literal.text, flag: literal.isReal)) else { return false }
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                let word: StaticString = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
-                let count = word.utf8CodeUnitCount
-                guard parser.index + count <= parser.text.count else { return false }
-                for offset in 0..<count where parser.text[parser.index + offset] != word.utf8Start[offset] { return false }
-                parser.index += count
+                guard parser.skipLiteral() != nil else { return false }
                 let token = byte == UInt8(ascii: "n") ? RecordToken.null : RecordToken(.bool, flag: byte == UInt8(ascii: "t"))
                 guard emit(token) else { return false }
             default:
