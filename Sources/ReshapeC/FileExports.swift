@@ -61,45 +61,31 @@ enum FileOptions {
         let progress = raw.load(fromByteOffset: progressAt, as: reshape_progress_fn?.self)
         let progressData = raw.load(fromByteOffset: progressDataAt, as: UnsafeMutableRawPointer?.self)
         if let progress {
-            let context = ProgressContext(callback: progress, data: progressData)
-            settings.progress = { done, total in context.report(done, total) }
+            let caller = CallerFunction(progress, data: progressData)
+            settings.progress = { done, total in
+                caller.function(UInt64(max(0, done)), UInt64(max(0, total)), caller.data) == 0
+            }
         }
         if version >= 2, let skipped = pointer.pointee.skipped {
-            let context = SkippedLineContext(callback: skipped, data: pointer.pointee.skipped_data)
-            settings.skippedLine = { error in context.report(error) }
+            let caller = CallerFunction(skipped, data: pointer.pointee.skipped_data)
+            settings.skippedLine = { error in
+                var described = reshape_error()
+                _ = report(error, to: &described)
+                caller.function(&described, caller.data)
+            }
         }
         return settings
     }
 }
 
-/// The caller's progress callback and its data: called on the calling thread only.
-private final class ProgressContext: @unchecked Sendable {
-    let callback: reshape_progress_fn
+/// A caller's C function and the data it is called with: called on the calling thread only, which
+/// is what makes sending it to the stream's closures safe.
+private final class CallerFunction<Function>: @unchecked Sendable {
+    let function: Function
     let data: UnsafeMutableRawPointer?
 
-    init(callback: reshape_progress_fn, data: UnsafeMutableRawPointer?) {
-        self.callback = callback
+    init(_ function: Function, data: UnsafeMutableRawPointer?) {
+        self.function = function
         self.data = data
-    }
-
-    func report(_ done: Int, _ total: Int) -> Bool {
-        callback(UInt64(max(0, done)), UInt64(max(0, total)), data) == 0
-    }
-}
-
-/// The caller's skipped-line callback and its data: called on the calling thread only.
-private final class SkippedLineContext: @unchecked Sendable {
-    let callback: reshape_skipped_fn
-    let data: UnsafeMutableRawPointer?
-
-    init(callback: reshape_skipped_fn, data: UnsafeMutableRawPointer?) {
-        self.callback = callback
-        self.data = data
-    }
-
-    func report(_ error: ReshapeError) {
-        var described = reshape_error()
-        _ = ReshapeC.report(error, to: &described)
-        callback(&described, data)
     }
 }

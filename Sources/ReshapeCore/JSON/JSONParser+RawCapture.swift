@@ -42,12 +42,9 @@ extension JSONParser {
                 guard case .success(let (literal, end)) = NumberLiteral.scan(text, from: index) else { return false }
                 literal.appendCanonical(to: &captureBuffer)
                 index = end
-            case UInt8(ascii: "t"):
-                guard captureLiteral("true") else { return false }
-            case UInt8(ascii: "f"):
-                guard captureLiteral("false") else { return false }
-            case UInt8(ascii: "n"):
-                guard captureLiteral("null") else { return false }
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                guard let word = skipLiteral() else { return false }
+                captureBuffer.append(word)
             default:
                 return false
             }
@@ -106,14 +103,5 @@ extension JSONParser {
             captureBuffer.append(UInt8(ascii: "\""))
         }
         return start..<captureBuffer.count
-    }
-
-    private mutating func captureLiteral(_ word: StaticString) -> Bool {
-        let count = word.utf8CodeUnitCount
-        guard index + count <= text.count else { return false }
-        for offset in 0..<count where text[index + offset] != word.utf8Start[offset] { return false }
-        captureBuffer.append(UnsafeRawBufferPointer(rebasing: text[index..<(index + count)]))
-        index += count
-        return true
     }
 }

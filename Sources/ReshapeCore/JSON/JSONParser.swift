@@ -409,6 +409,20 @@ struct JSONParser: ~Copyable {
         }
     }
 
+    /// Moves past `true`, `false` or `null` (the one its first byte, at `index`, starts) in the
+    /// text read so far; nil, not moving, when the text does not hold it there. For the passes
+    /// over a record's text, which give up rather than read more or name an error.
+    mutating func skipLiteral() -> StaticString? {
+        guard index < text.count else { return nil }
+        let first = text[index]
+        let word: StaticString = first == UInt8(ascii: "t") ? "true" : first == UInt8(ascii: "f") ? "false" : "null"
+        let count = word.utf8CodeUnitCount
+        guard index + count <= text.count else { return nil }
+        for offset in 0..<count where text[index + offset] != word.utf8Start[offset] { return nil }
+        index += count
+        return word
+    }
+
     private mutating func expectLiteral(_ word: StaticString) throws(ReshapeError) {
         let count = word.utf8CodeUnitCount
         let start = index

@@ -12,7 +12,7 @@ enum JSONText {
         let count = bytes.count
         while index < count {
             let byte = bytes[index]
-            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+            if isPlain(byte) {
                 index += 1
                 continue
             }
@@ -41,7 +41,13 @@ enum JSONText {
     /// True when `bytes` are written between quotes as they are: no quote, backslash or control
     /// character (what `appendQuoted` escapes).
     static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        bytes.allSatisfy(isPlain)
+    }
+
+    /// A byte written as it is: not a quote, a backslash or a control character.
+    @inline(__always)
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
     static func appendQuoted(_ text: String, to out: inout ByteBuffer) {

@@ -120,8 +120,8 @@ extension ArrayToKeyed {
         let keepId: Bool
         /// Holds `idName`'s bytes.
         let kept: TokenArena
-        /// While a selected array is open: the depth of its elements (else 0).
-        @exclusivity(unchecked) var elements = 0
+        /// A selected array is open: its elements come.
+        @exclusivity(unchecked) var inArray = false
         /// The tokens of the element being read, and how deep in it the next one lies.
         @exclusivity(unchecked) var held: [RecordToken] = []
         @exclusivity(unchecked) var inElement = 0
@@ -141,7 +141,7 @@ extension ArrayToKeyed {
 
         func start(key: UnsafeRawBufferPointer?) -> Bool {
             cursor.start(key: key)
-            elements = 0
+            inArray = false
             held.removeAll(keepingCapacity: true)
             inElement = 0
             id = nil
@@ -149,7 +149,7 @@ extension ArrayToKeyed {
             return next.start(key: key)
         }
 
-        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && elements == 0 }
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !inArray }
 
         func skip(_ token: RecordToken) { cursor.skip() }
 
@@ -158,11 +158,11 @@ extension ArrayToKeyed {
 
         func take(_ token: RecordToken) -> Bool {
             let states = cursor.take(token)
-            if elements > 0 {
+            if inArray {
                 if inElement == 0 {
                     // An element starts, or the array ends.
                     if token.kind == .arrayEnd {
-                        elements = 0
+                        inArray = false
                         return next.take(.objectEnd)
                     }
                     guard token.kind == .objectStart, !cursor.selects(states) else { return false }
@@ -203,7 +203,7 @@ extension ArrayToKeyed {
             }
             guard token.startsValue, cursor.selects(states) else { return next.take(token) }
             guard token.kind == .arrayStart else { return false }
-            elements = cursor.depth
+            inArray = true
             return next.take(.objectStart)
         }
     }

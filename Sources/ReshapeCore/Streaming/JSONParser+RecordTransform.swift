@@ -205,12 +205,8 @@ extension JSONParser {
                 index = end
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 if frames.isEmpty && id != nil { return false }
-                let word: StaticString = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
-                let count = word.utf8CodeUnitCount
-                guard index + count <= text.count else { return false }
-                for offset in 0..<count where text[index + offset] != word.utf8Start[offset] { return false }
+                guard let word = skipLiteral() else { return false }
                 out.append(word)
-                index += count
             default:
                 return false
             }
