@@ -538,9 +538,8 @@ reshape_status reshape_apply_file(const reshape_rules *rules, const char *in_pat
  * the system refuses that much; beyond it RESHAPE_LIMIT_EXCEEDED); JSON Lines from a pipe may go
  * on for ever. Errors are the whole tree's, found by the stream itself (docs/streaming.md): text
  * that is not JSON ends the call at once, a rule's failure once the document has been read to
- * its end (a pipe's: when the pipe ends); only a work or output limit, which a stream counts
- * higher than the whole tree, is named again on the whole tree from a regular file, and stands
- * as the stream's from a pipe.
+ * its end (a pipe's: when the pipe ends); a work or output limit as the stream counts it
+ * (docs/limits.md). Nothing is read twice.
  * Both descriptors stay open and belong to the caller. out_fd is written at its position.
  *
  * On failure, out_fd has received a prefix of the output, possibly empty, and nothing after the

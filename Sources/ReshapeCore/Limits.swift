@@ -93,7 +93,15 @@ extension ReshapeError {
         ReshapeError(.limitExceeded, "the output would be larger than \(maxBytes) bytes (the output limit)")
     }
 
+    /// Work beyond `maxWork`.
     static func workLimit(_ maxWork: Int) -> ReshapeError {
         ReshapeError(.limitExceeded, "the rules need more than \(maxWork) steps of work on this document (the work limit)")
+    }
+
+    /// A work or output limit: a count over the whole document and all its rules, so no one
+    /// rule's error (when rules run record by record, every rule runs on a record before the next
+    /// record, and none of them alone reaches the limit).
+    package var isDocumentLimit: Bool {
+        code == .limitExceeded && (message.hasSuffix("(the work limit)") || message.hasSuffix("(the output limit)"))
     }
 }

@@ -139,10 +139,11 @@ extension ReshapeError {
         ReshapeError(.outOfMemory, "out of memory")
     }
 
-    /// The same error, attributed to a rule.
+    /// The same error, attributed to a rule; the work and output limits, which count the whole
+    /// document, are no one rule's (see `Limits`).
     func inRule(_ index: Int, _ op: String) -> ReshapeError {
         var copy = self
-        if copy.rule == 0 {
+        if copy.rule == 0 && !isDocumentLimit {
             copy.rule = index
             copy.op = op
         }

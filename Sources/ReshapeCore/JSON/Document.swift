@@ -16,13 +16,15 @@ final class Document {
     /// The records of the current rule's selection, kept between rules (see `Selection`).
     var recordBuffer: [Selection.Record] = []
 
-    /// Takes ownership of `root`, which was read from `inputBytes` bytes of JSON; `growth` is
-    /// what rules already run elsewhere added to the output bound (a stream's, see `RecordStream`).
-    init(root: Node, inputBytes: Int, limits: ResolvedLimits, growth: Int = 0) {
+    /// Takes ownership of `root`, which was read from `inputBytes` bytes of JSON; `growth` and
+    /// `work` are what rules already run elsewhere added to the output bound and spent (a
+    /// stream's, see `RecordStream`).
+    init(root: Node, inputBytes: Int, limits: ResolvedLimits, growth: Int = 0, work: Int = 0) {
         self.root = root
         self.limits = limits
         self.inputBytes = inputBytes
         self.outputBound = inputBytes.addingClamped(max(0, growth))
+        self.work = max(0, work)
     }
 
     /// What rules added to the output bound so far.

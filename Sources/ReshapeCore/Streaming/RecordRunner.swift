@@ -332,8 +332,8 @@ final class RecordRunner: @unchecked Sendable {
             } catch {
                 batch.output.truncate(to: mark)
                 guard let rank = Self.rank(error) else {
-                    // The records after it are not reshaped: the stream cannot name the error
-                    // the whole tree gives first (see `Rules+Streaming`).
+                    // A limit, as the stream counts it (docs/limits.md): the stream stops here,
+                    // and the records after it are not reshaped.
                     batch.error = error
                     batch.failed = slice
                     batch.failedPosition = position

@@ -6,8 +6,8 @@
 /// at once (the whole tree reads all the text before any rule runs); a record that fails a rule
 /// stops the output, and the run reads on to the end without writing, for an error the whole tree
 /// would report first (an earlier rule's in a later record, text that cannot be read, or the
-/// same rule's in a record its order puts first). Only a limit ends the run with an error that
-/// `Rules` names again on the whole tree (see `Rules+Streaming.swift`).
+/// same rule's in a record its order puts first). A work or output limit ends the run with the
+/// stream's own count of it (docs/limits.md).
 final class RecordStream {
     /// What a run did.
     enum Outcome {
@@ -61,8 +61,9 @@ final class RecordStream {
     private var submitted = 0
     private var written = 0
     private var recordsWritten = 0
-    /// Steps of work of the records written so far: the work limit bounds the whole stream.
-    private var work = 0
+    /// Steps of work of the records written so far: the work limit bounds the whole stream, and
+    /// the rules left for the whole document go on from it (docs/limits.md).
+    private(set) var work = 0
     /// What the streamed rules added to the whole tree's output bound (`Document.grow`), or more:
     /// the envelope's share and the records' so far. The output limit holds the input's size plus
     /// this, as the whole tree holds its bound, not only the bytes written.
@@ -411,8 +412,7 @@ final class RecordStream {
         return moved
     }
 
-    /// Counts `growth` toward the output bound; past the output limit, the whole tree would have
-    /// stopped: so does the stream (the whole tree then names the error, see `Rules+Streaming`).
+    /// Counts `growth` toward the output bound; past the output limit, the stream stops.
     private func addGrowth(_ growth: Int) throws(ReshapeError) {
         outputGrowth = outputGrowth.addingClamped(growth)
         let inputBytes = input.knownSize ?? input.bytesRead

@@ -32,12 +32,12 @@ public struct StreamSettings: Sendable {
     /// The address space set aside for a pipe's input (tests make it small, to go past it).
     package var pipeReservationBytes = InputRegion.pipeReservation
     /// For tests: told how each run went (`streamed`, `hybrid`, `tree` when nothing was streamed,
-    /// `text`, `failed` when the stream named its error itself, `rerun` when a limit's error was
-    /// named again by the whole tree), and `record trees` after `streamed` or `hybrid` when some
+    /// `text`, `failed` when the stream named its error itself, `rerun` when the stream's plan
+    /// broke, a bug, and the whole tree answered), and `record trees` after `streamed` or `hybrid` when some
     /// record was reshaped on a tree of its own rather than on its text.
     package var outcome: (@Sendable (String) -> Void)? = nil
-    /// For tests: a streaming failure where the whole tree succeeds is an `internal` error
-    /// instead of quietly giving the whole tree's output.
+    /// For tests: a stream whose plan broke (an `internal` error) fails with it instead of
+    /// quietly giving the whole tree's output.
     package var strict = false
     /// For tests: told, at the end of a run from a file or a descriptor, the most memory the
     /// input held at once (see `InputRegion`).
