@@ -101,6 +101,8 @@ def number_text(value):
     return orjson.dumps(value).decode()
 
 
+KEPT = {"id", "displayName", "plan", "profile"}
+
 OPS = {
     "KEYED": keyed,
     "REMOVE": lambda data: [{"id": key, **{n: m for n, m in record.items() if n != "tags"}} for key, record in data.items()],
@@ -110,6 +112,8 @@ OPS = {
     "CONVERTKEYS": lambda data: [{**record, "profile": snake_deep(record["profile"])} for record in keyed(data)],
     "UNWRAP": keyed,
     "WRAP": lambda data: {"users": keyed(data)},
+    "EMPTYARRAY": lambda data: [{**record, "tags": record["tags"] or None} for record in keyed(data)],
+    "KEEP": lambda data: [{n: m for n, m in record.items() if n in KEPT} for record in keyed(data)],
     "MIXED1": lambda data: {"data": [
         {**record, "createdAt": str(record["createdAt"])}
         for record in (renamed(with_default({"id": key, **{n: m for n, m in value.items() if n != "avatar"}}, "role", "user"),

@@ -16,7 +16,7 @@ import ReshapeCore
 /// ```
 ///
 /// Ops whose params all have defaults can be written without parentheses (`.keyedToArray`,
-/// `.emptyObjectToNull`, `.blankStringToNull`, `.convertKeys`, `.arrayToKeyed`).
+/// `.emptyObjectToNull`, `.emptyArrayToNull`, `.blankStringToNull`, `.convertKeys`, `.arrayToKeyed`).
 public enum Rule: Sendable, Hashable {
     /// The document becomes the value at `path`; a missing singular path is an error, or `null`
     /// when `optional`.
@@ -79,6 +79,15 @@ public enum Rule: Sendable, Hashable {
     ///   - to: The type.
     ///   - onFail: What to do with a value that cannot be converted.
     case coerce(_ path: String, to: CoerceTarget = .number, onFail: OnFail = .error)
+    /// Each selected `[]` becomes `null` (PHP APIs send `[]` for an empty object or a missing list).
+    /// - Parameter path: The values to look at; every value below the document by default.
+    case emptyArrayToNull(path: String = "$..*")
+    /// Each selected object keeps only the members named in `members`, in their order in the
+    /// object; a selected value that is not an object is an error.
+    /// - Parameters:
+    ///   - members: The names of the members to keep (required).
+    ///   - path: The objects to trim.
+    case keep(_ members: [String], path: String = "$")
     /// The rules of a rules document (JSON text), in place: for rules kept as JSON next to a type.
     /// - Parameter json: A rules document: a JSON array of rules, or `{"rules": [...]}`.
     ///
@@ -142,6 +151,8 @@ public enum Rule: Sendable, Hashable {
     public static var arrayToKeyed: Rule { .arrayToKeyed() }
     /// `emptyObjectToNull` with every param at its default: every `{}` below the document.
     public static var emptyObjectToNull: Rule { .emptyObjectToNull() }
+    /// `emptyArrayToNull` with every param at its default: every `[]` below the document.
+    public static var emptyArrayToNull: Rule { .emptyArrayToNull() }
     /// `blankStringToNull` with every param at its default: every `""` below the document.
     public static var blankStringToNull: Rule { .blankStringToNull() }
     /// `convertKeys` with every param at its default: every member name to camelCase.
@@ -162,6 +173,8 @@ public enum Rule: Sendable, Hashable {
         case .remove: "remove"
         case .default: "default"
         case .coerce: "coerce"
+        case .emptyArrayToNull: "emptyArrayToNull"
+        case .keep: "keep"
         case .document: nil
         }
     }

@@ -96,6 +96,10 @@ struct RulesDocumentWriter {
                 string("to", to.rawValue, default: Rule.CoerceTarget.number.rawValue),
                 string("onFail", onFail.rawValue, default: Rule.OnFail.error.rawValue),
             ])
+        case .emptyArrayToNull(let path):
+            try object("emptyArrayToNull", [string("path", path, default: "$..*")])
+        case .keep(let members, let path):
+            try object("keep", [string("path", path, default: "$"), ("members", .value(.array(members.map { .string($0) })))])
         case .document(let json):
             try splice(json)
         }

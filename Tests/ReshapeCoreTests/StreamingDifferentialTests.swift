@@ -754,6 +754,9 @@ import Testing
         #"[{"op":"remove","path":"$.*.avatar"},{"op":"keyedToArray"},{"op":"default","path":"$[*]","key":"avatar","value":null},{"op":"wrap","key":"data"}]"#,
         #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].avatar"},{"op":"default","path":"$[*]","key":"role","value":"user"},{"op":"renameKeys","path":"$[*]","map":{"displayName":"name","lastLogin":"lastSeen"}},{"op":"coerce","path":"$[*].createdAt","to":"string"},{"op":"wrap","key":"data"}]"#,
         #"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"remove","path":"$[*].tags"},{"op":"coerce","path":"$[*].score","to":"string"},{"op":"convertKeys","path":"$[*].profile","to":"snake_case"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"emptyArrayToNull"},{"op":"emptyArrayToNull","path":"$[*].profile..*"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*]","members":["displayName","tags","items","profile"]},{"op":"keep","path":"$[*].profile","members":["city"]}]"#,
+        #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*].friends.*","members":["n"]},{"op":"keep","path":"$..items[*]","members":["k"]}]"#,
     ])
     func perRecordRulesStreamOnTheirText(_ spec: String) throws {
         let rules = try Rules(json: spec)
@@ -786,6 +789,7 @@ import Testing
         (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"a":"b"}}]"#, #"{"r1": {"a": 1}, "r2": {"a": 1, "b": 2}}"#),
         (#"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*].f","onConflict":"keep"}]"#, #"{"r1": {"f": {"x": {"id": 9, "n": 1}}}, "r2": {"f": null}}"#),
         (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*]..*","to":"string","onFail":"null"}]"#, #"{"r1": {"a": {"b": 1}}, "r2": {"c": [2, true]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"keep","path":"$[*].p","members":["a"]}]"#, #"{"r1": {"p": {"a": 1, "b": 2}}, "r2": {"p": [1]}, "r3": {"p": "x"}}"#),
     ])
     func recordFiltersLeaveTheRestToTheTree(_ spec: String, _ records: String) throws {
         let rules = try Rules(json: spec)

@@ -70,6 +70,13 @@ import Testing
              input: #"[0.1,true,{}]"#, expected: #"["0.1","true",{}]"#),
         Case(typed: [.coerce("$[*]", to: .boolean, onFail: .null)], json: #"[{"op":"coerce","path":"$[*]","to":"boolean","onFail":"null"}]"#,
              input: #"["true","no"]"#, expected: "[true,null]"),
+        Case(typed: [.emptyArrayToNull], json: #"[{"op":"emptyArrayToNull"}]"#,
+             input: #"{"acf":[],"tags":["a"],"meta":{"list":[]}}"#, expected: #"{"acf":null,"tags":["a"],"meta":{"list":null}}"#),
+        Case(typed: [.emptyArrayToNull(path: "$.acf")], json: #"[{"op":"emptyArrayToNull","path":"$.acf"}]"#,
+             input: #"{"acf":[],"b":[]}"#, expected: #"{"acf":null,"b":[]}"#),
+        Case(typed: [.keep(["name", "id"], path: "$[*]")], json: #"[{"op":"keep","path":"$[*]","members":["name","id"]}]"#,
+             input: #"[{"id":1,"url":"u","name":"a"},{"x":0}]"#, expected: #"[{"id":1,"name":"a"},{}]"#),
+        Case(typed: [.keep([])], json: #"[{"op":"keep","members":[]}]"#, input: #"{"a":1}"#, expected: "{}"),
         Case(typed: [.document(#"{"rules": [{"op": "unwrap", "path": "$.data"}]}"#), .wrap(key: "w")],
              json: #"[{"op":"unwrap","path":"$.data"},{"op":"wrap","key":"w"}]"#,
              input: #"{"data":1}"#, expected: #"{"w":1}"#),
@@ -90,7 +97,7 @@ import Testing
         let covered = Set(Self.cases.flatMap(\.typed).compactMap(\.op))
         #expect(covered == [
             "unwrap", "wrap", "keyedToArray", "arrayToKeyed", "emptyObjectToNull", "blankStringToNull",
-            "convertKeys", "renameKeys", "remove", "default", "coerce",
+            "convertKeys", "renameKeys", "remove", "default", "coerce", "emptyArrayToNull", "keep",
         ])
     }
 

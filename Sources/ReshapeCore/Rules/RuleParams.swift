@@ -103,6 +103,21 @@ struct RuleParams {
         return pairs
     }
 
+    /// An array of member names; required. Names are bytes, compared as bytes; order is kept.
+    mutating func nameList(_ name: String) throws(ReshapeError) -> [[UInt8]] {
+        guard let node = lookup(name) else { throw failure("missing required param \(quoted(name))") }
+        guard node.isArray else { throw wrongType(name, "an array of names", node) }
+        var names: [[UInt8]] = []
+        for index in 0..<node.arrayCount {
+            guard let element = node.storedElement(index), element.kind == .string else {
+                let found = node.storedElement(index)?.kind.described ?? "nothing"
+                throw failure("param \(quoted(name)): element \(index) must be a name (a string), found \(found)")
+            }
+            names.append(Array(element.stringBytes))
+        }
+        return names
+    }
+
     /// Rejects params the op did not ask for.
     func finish() throws(ReshapeError) {
         for member in members where !known.contains(where: { $0.utf8.elementsEqual(member.name.utf8) }) {

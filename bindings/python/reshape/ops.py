@@ -178,6 +178,30 @@ stays null for every target.
 b'{"items":[{"price":12.5}]}'
 >>> reshape.apply([{"op": "coerce", "path": "$[*]", "to": "integer", "onFail": "null"}], '["7", "1.5", null]')
 b'[7,null,null]'
+
+emptyArrayToNull
+----------------
+
+Each selected ``[]`` becomes null, for APIs (PHP's among them) that send ``[]`` for an empty
+object or a missing list. The selection is made before the rule: ``[[]]`` becomes ``[null]``.
+
+- ``path`` ("$..*"): the values to look at (every value below the document).
+
+>>> reshape.apply([{"op": "emptyArrayToNull"}], '{"title": "Post", "acf": [], "tags": ["a"]}')
+b'{"title":"Post","acf":null,"tags":["a"]}'
+
+keep
+----
+
+Each selected object keeps only the members named in ``members``, in their order in the object (a
+name not in the object is ignored). A selected value that is not an object is an error.
+
+- ``path`` ("$"): the objects to trim.
+- ``members`` (required): a list of names: the members to keep.
+
+>>> reshape.apply([{"op": "keep", "path": "$[*]", "members": ["id", "login"]}],
+...               '[{"login": "a", "id": 1, "node_id": "MDQ6", "avatar_url": "u"}]')
+b'[{"login":"a","id":1}]'
 """
 
 from typing import List

@@ -681,6 +681,8 @@ OPS.update({
         "path": ("path", REQUIRED), "to": (("number", "integer", "string", "boolean"), "number"),
         "onFail": (("error", "null", "keep"), "error"),
     },
+    "emptyArrayToNull": {"path": ("path", "$..*")},
+    "keep": {"path": ("path", "$"), "members": ("names", REQUIRED)},
 })
 
 
@@ -733,6 +735,9 @@ def compile_rules(document: Any) -> List[Rule]:
             elif kind == "bool":
                 if not isinstance(value, bool):
                     raise invalid(index, f"param {name!r} must be a boolean")
+            elif kind == "names":
+                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                    raise invalid(index, f"param {name!r} must be an array of names")
             elif kind == "map":
                 if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
                     raise invalid(index, f"param {name!r} must be an object of strings")
@@ -934,6 +939,24 @@ def op_coerce(rule: Rule, document: Any) -> Any:
     return document
 
 
+def op_empty_array_to_null(rule: Rule, document: Any) -> Any:
+    for location, _, _ in edit_order(select(rule["path"], document)):
+        value = get(document, location)
+        if isinstance(value, list) and not value:
+            document = put(document, location, None)
+    return document
+
+
+def op_keep(rule: Rule, document: Any) -> Any:
+    members = set(rule["members"])
+    for location, _, _ in edit_order(select(rule["path"], document)):
+        value = get(document, location)
+        if not isinstance(value, dict):
+            raise _Fail(location, "expected an object")
+        document = put(document, location, {k: v for k, v in value.items() if k in members})
+    return document
+
+
 APPLY = {
     "unwrap": op_unwrap,
     "wrap": op_wrap,
@@ -946,6 +969,8 @@ APPLY = {
     "remove": op_remove,
     "default": op_default,
     "coerce": op_coerce,
+    "emptyArrayToNull": op_empty_array_to_null,
+    "keep": op_keep,
 }
 
 

@@ -146,6 +146,11 @@ def gen_rule(rng: random.Random) -> Dict[str, Any]:
         rule["path"] = rng.choice(PATHS)
         maybe(rng, rule, "to", ["number", "integer", "string", "boolean"], 0.8)
         maybe(rng, rule, "onFail", ["error", "null", "keep"], 0.8)
+    elif op == "emptyArrayToNull":
+        maybe(rng, rule, "path", PATHS)
+    elif op == "keep":
+        maybe(rng, rule, "path", PATHS)
+        rule["members"] = rng.sample(NAMES, rng.randint(0, 3))
     if rng.random() < 0.03:
         rule = invalidate(rng, rule)
     return rule

@@ -1,0 +1,83 @@
+/// What `emptyObjectToNull` and `emptyArrayToNull` share: each selected empty container of one
+/// kind becomes `null`; containers that only become empty through the rule stay as they are.
+protocol EmptyContainerToNull: PathOperation {
+    /// The kind of container the op replaces when empty.
+    static var container: RecordPlan.Kind { get }
+}
+
+extension EmptyContainerToNull {
+    /// Looks at the selected values.
+    var rawAccess: RawAccess { .matches(of: path) }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let selection = try Selection(path, in: document)
+        defer { selection.recycle() }
+        let objects = Self.container == .object
+        // Replacing a value in place moves nothing else, so any order is safe.
+        for match in selection.matches {
+            let node = selection.node(match)
+            if objects ? node.isObject && node.objectCount == 0 : node.isArray && node.arrayCount == 0 {
+                try selection.replace(match, with: Make.null())
+            }
+        }
+    }
+
+    /// Per record: the objects above the collection hold it, and the collection holds a record,
+    /// unless a rule before removed records.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { step, reach in
+            reach.selectsCollection && step.kind == Self.container && step.mayDropRecords
+                ? .wholeDocument("may see the collection empty only once every record is removed") : .perRecord
+        }
+    }
+
+    /// On a record's tokens: a selected opener followed by its closer is passed on as `null`.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        let opener: RecordToken = Self.container == .object ? .objectStart : .arrayStart
+        return .filter { next, _ in EmptyToNullFilter(cursor: PathCursor(matcher, parent: parent), opener: opener, next: next) }
+    }
+}
+
+private final class EmptyToNullFilter: RecordFilter {
+    @exclusivity(unchecked) var cursor: PathCursor
+    let opener: RecordToken
+    let closer: RecordToken.Kind
+    let next: any RecordFilter
+    /// A selected opener was taken and not passed on yet.
+    @exclusivity(unchecked) var held = false
+
+    init(cursor: PathCursor, opener: RecordToken, next: any RecordFilter) {
+        self.cursor = cursor
+        self.opener = opener
+        closer = opener.kind == .objectStart ? .objectEnd : .arrayEnd
+        self.next = next
+    }
+
+    func start(key: UnsafeRawBufferPointer?) -> Bool {
+        cursor.start(key: key)
+        held = false
+        return next.start(key: key)
+    }
+
+    func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !held }
+
+    func skip(_ token: RecordToken) { cursor.skip() }
+
+    func take(_ token: RecordToken) -> Bool {
+        if held {
+            held = false
+            if token.kind == closer {
+                _ = cursor.take(token)
+                return next.take(.null)
+            }
+            guard next.take(opener) else { return false }
+        }
+        let states = cursor.take(token)
+        if token.kind == opener.kind && cursor.selects(states) {
+            held = true
+            return true
+        }
+        return next.take(token)
+    }
+}

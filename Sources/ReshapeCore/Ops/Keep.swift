@@ -1,0 +1,133 @@
+/// `keep`: each selected object keeps only the members named in `members`, in their order in the
+/// object (for APIs that send sixty members where six are used). A selected value that is not an
+/// object is an error.
+struct Keep: PathOperation {
+    static let name = "keep"
+    let path: JSONPath
+    let members: [[UInt8]]
+
+    init(_ params: inout RuleParams) throws(ReshapeError) {
+        path = try params.path("path", default: "$")
+        members = try params.nameList("members")
+    }
+
+    /// Looks at the selected values; their members are only removed.
+    var rawAccess: RawAccess { .matches(of: path) }
+
+    func isKept(_ name: UnsafeRawBufferPointer) -> Bool {
+        members.contains { $0.elementsEqual(name) }
+    }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let selection = try Selection(path, in: document)
+        defer { selection.recycle() }
+        var dropped: [[UInt8]] = []
+        // Deepest and latest first, as every edit: the error reported is the same on any route.
+        for match in try selection.editOrder() {
+            let object = selection.node(match)
+            guard object.isObject else {
+                throw ReshapeError(.ruleFailed, "expected an object, found \(object.kind.described)", path: selection.path(of: match))
+            }
+            // A step per member looked at, two per member removed.
+            try document.charge(object.objectCount.multipliedClamped(by: max(1, members.count)))
+            dropped.removeAll(keepingCapacity: true)
+            object.forEachStoredMember { name, _ in
+                if !isKept(name) { dropped.append(Array(name)) }
+            }
+            for name in dropped {
+                try document.charge(2)
+                guard name.withUnsafeBytes({ Tree.removeMember(of: object, named: $0) }) else {
+                    throw ReshapeError(.internal, "member to remove was not found")
+                }
+            }
+        }
+    }
+}
+
+// MARK: Streaming (see `RecordPlan`, `RecordFilter`)
+
+extension Keep {
+    /// Per record when it keeps members of records or of values inside them.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { step, reach in
+            reach.selectsAbove || reach.selectsCollection ? .wholeDocument("keeps members of the collection or its envelope") : .perRecord
+        }
+    }
+
+    /// Not on the fused text pass: records go through the record filters.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
+        false
+    }
+
+    /// On a record's tokens: in a selected object, a member not listed is not passed on (its name
+    /// and its value). A selected value that is not an object needs the tree (which names it).
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        let members = self.members.map { name in (hash: name.withUnsafeBytes { RecordNames.hash($0) }, bytes: name) }
+        return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), members: members, next: next) }
+    }
+
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let members: [(hash: UInt64, bytes: [UInt8])]
+        let next: any RecordFilter
+        @exclusivity(unchecked) var skipper = ValueSkipper()
+        /// The member whose name was dropped: its value goes too.
+        @exclusivity(unchecked) var dropsValue = false
+        /// Per container open among the tokens taken: whether it is a selected object.
+        @exclusivity(unchecked) var selected: [Bool] = []
+
+        init(cursor: PathCursor, members: [(hash: UInt64, bytes: [UInt8])], next: any RecordFilter) {
+            self.cursor = cursor
+            self.members = members
+            self.next = next
+        }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            skipper = ValueSkipper()
+            dropsValue = false
+            selected.removeAll(keepingCapacity: true)
+            return next.start(key: key)
+        }
+
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
+
+        func take(_ token: RecordToken) -> Bool {
+            if skipper.active {
+                skipper.take(token)
+                return true
+            }
+            if dropsValue {
+                dropsValue = false
+                skipper.begin(token)
+                return true
+            }
+            let states = cursor.take(token)
+            switch token.kind {
+            case .name:
+                if selected.last == true && !isListed(token) {
+                    dropsValue = true
+                    return true
+                }
+            case .objectStart:
+                selected.append(cursor.selects(states))
+            case .arrayStart:
+                guard !cursor.selects(states) else { return false }
+                selected.append(false)
+            case .objectEnd, .arrayEnd:
+                selected.removeLast()
+            default:
+                guard !cursor.selects(states) else { return false }
+            }
+            return next.take(token)
+        }
+
+        private func isListed(_ token: RecordToken) -> Bool {
+            let hash = token.hash
+            return members.contains { $0.hash == hash && $0.bytes.elementsEqual(token.bytes) }
+        }
+    }
+}
