@@ -88,6 +88,25 @@ public enum Rule: Sendable, Hashable {
     ///   - members: The names of the members to keep (required).
     ///   - path: The objects to trim.
     case keep(_ members: [String], path: String = "$")
+    /// Each selected object becomes the value of its member `member`; a selected `null` stays.
+    /// - Parameters:
+    ///   - path: The objects to replace (required).
+    ///   - member: The member whose value replaces each object (required).
+    ///   - onMissing: What an object without the member becomes.
+    case hoist(_ path: String, member: String, onMissing: HoistMissing = .error)
+    /// Each selected array of objects becomes the array of their `member` values, in order.
+    /// - Parameters:
+    ///   - path: The arrays to replace (required).
+    ///   - member: The member taken from each element (required).
+    ///   - onMissing: What an element without the member (or `null`) gives.
+    case pluck(_ path: String, member: String, onMissing: PluckMissing = .error)
+    /// In each selected object, the object member `member` is replaced in place by its members,
+    /// each name prefixed with `prefix`; a `null` member is removed, a missing one changes nothing.
+    /// - Parameters:
+    ///   - path: The objects to flatten (required).
+    ///   - member: The member whose members move up (required).
+    ///   - prefix: Put before each moved member's name.
+    case flatten(_ path: String, member: String, prefix: String = "")
     /// The rules of a rules document (JSON text), in place: for rules kept as JSON next to a type.
     /// - Parameter json: A rules document: a JSON array of rules, or `{"rules": [...]}`.
     ///
@@ -145,6 +164,26 @@ public enum Rule: Sendable, Hashable {
         case keep
     }
 
+    /// What `hoist` makes of an object without the member.
+    public enum HoistMissing: String, Sendable, Hashable, CaseIterable {
+        /// Fail with `rule_failed`.
+        case error
+        /// The object becomes `null`.
+        case null
+        /// The object stays as it is.
+        case keep
+    }
+
+    /// What `pluck` makes of an element without the member, or `null`.
+    public enum PluckMissing: String, Sendable, Hashable, CaseIterable {
+        /// Fail with `rule_failed`.
+        case error
+        /// Leave the element out.
+        case skip
+        /// Put `null` in its place.
+        case null
+    }
+
     /// `keyedToArray` with every param at its default: the collection at `$`, ids in `"id"`.
     public static var keyedToArray: Rule { .keyedToArray() }
     /// `arrayToKeyed` with every param at its default.
@@ -175,6 +214,9 @@ public enum Rule: Sendable, Hashable {
         case .coerce: "coerce"
         case .emptyArrayToNull: "emptyArrayToNull"
         case .keep: "keep"
+        case .hoist: "hoist"
+        case .pluck: "pluck"
+        case .flatten: "flatten"
         case .document: nil
         }
     }

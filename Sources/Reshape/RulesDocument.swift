@@ -100,6 +100,18 @@ struct RulesDocumentWriter {
             try object("emptyArrayToNull", [string("path", path, default: "$..*")])
         case .keep(let members, let path):
             try object("keep", [string("path", path, default: "$"), ("members", .value(.array(members.map { .string($0) })))])
+        case .hoist(let path, let member, let onMissing):
+            try object("hoist", [
+                ("path", .value(.string(path))), ("member", .value(.string(member))),
+                string("onMissing", onMissing.rawValue, default: Rule.HoistMissing.error.rawValue),
+            ])
+        case .pluck(let path, let member, let onMissing):
+            try object("pluck", [
+                ("path", .value(.string(path))), ("member", .value(.string(member))),
+                string("onMissing", onMissing.rawValue, default: Rule.PluckMissing.error.rawValue),
+            ])
+        case .flatten(let path, let member, let prefix):
+            try object("flatten", [("path", .value(.string(path))), ("member", .value(.string(member))), string("prefix", prefix, default: "")])
         case .document(let json):
             try splice(json)
         }

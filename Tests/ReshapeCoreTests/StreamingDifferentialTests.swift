@@ -790,6 +790,10 @@ import Testing
         (#"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*].f","onConflict":"keep"}]"#, #"{"r1": {"f": {"x": {"id": 9, "n": 1}}}, "r2": {"f": null}}"#),
         (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*]..*","to":"string","onFail":"null"}]"#, #"{"r1": {"a": {"b": 1}}, "r2": {"c": [2, true]}}"#),
         (#"[{"op":"keyedToArray"},{"op":"keep","path":"$[*].p","members":["a"]}]"#, #"{"r1": {"p": {"a": 1, "b": 2}}, "r2": {"p": [1]}, "r3": {"p": "x"}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].t","member":"r"}]"#, #"{"r1": {"t": {"r": 1, "s": 2}}, "r2": {"t": null}, "r3": {"t": {"s": 3}}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*]","member":"v","onMissing":"keep"}]"#, #"{"r1": {"v": {"a": 1}}, "r2": {"w": 2}, "r3": {"v": [3]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"pluck","path":"$[*].labels","member":"name","onMissing":"null"}]"#, #"{"r1": {"labels": [{"name": "bug"}, {}]}, "r2": {"labels": null}, "r3": {"labels": [3]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*]","member":"attributes","prefix":"a_"}]"#, #"{"r1": {"attributes": {"x": 1}, "y": 2}, "r2": {"attributes": null}, "r3": {"a_x": 0, "attributes": {"x": 1}}}"#),
     ])
     func recordFiltersLeaveTheRestToTheTree(_ spec: String, _ records: String) throws {
         let rules = try Rules(json: spec)

@@ -77,6 +77,20 @@ import Testing
         Case(typed: [.keep(["name", "id"], path: "$[*]")], json: #"[{"op":"keep","path":"$[*]","members":["name","id"]}]"#,
              input: #"[{"id":1,"url":"u","name":"a"},{"x":0}]"#, expected: #"[{"id":1,"name":"a"},{}]"#),
         Case(typed: [.keep([])], json: #"[{"op":"keep","members":[]}]"#, input: #"{"a":1}"#, expected: "{}"),
+        Case(typed: [.hoist("$[*].title", member: "rendered")], json: #"[{"op":"hoist","path":"$[*].title","member":"rendered"}]"#,
+             input: #"[{"title":{"rendered":"Hi"}},{"title":null}]"#, expected: #"[{"title":"Hi"},{"title":null}]"#),
+        Case(typed: [.hoist("$[*]", member: "v", onMissing: .keep)],
+             json: #"[{"op":"hoist","path":"$[*]","member":"v","onMissing":"keep"}]"#,
+             input: #"[{"v":1},{"w":2}]"#, expected: #"[1,{"w":2}]"#),
+        Case(typed: [.pluck("$.labels", member: "name")], json: #"[{"op":"pluck","path":"$.labels","member":"name"}]"#,
+             input: #"{"labels":[{"name":"bug","id":1}]}"#, expected: #"{"labels":["bug"]}"#),
+        Case(typed: [.pluck("$", member: "n", onMissing: .skip)], json: #"[{"op":"pluck","path":"$","member":"n","onMissing":"skip"}]"#,
+             input: #"[{"n":1},null,{"m":2}]"#, expected: "[1]"),
+        Case(typed: [.flatten("$.data[*]", member: "attributes")],
+             json: #"[{"op":"flatten","path":"$.data[*]","member":"attributes"}]"#,
+             input: #"{"data":[{"id":"1","attributes":{"name":"a"},"type":"t"}]}"#, expected: #"{"data":[{"id":"1","name":"a","type":"t"}]}"#),
+        Case(typed: [.flatten("$", member: "a", prefix: "a_")], json: #"[{"op":"flatten","path":"$","member":"a","prefix":"a_"}]"#,
+             input: #"{"a":{"x":1},"b":2}"#, expected: #"{"a_x":1,"b":2}"#),
         Case(typed: [.document(#"{"rules": [{"op": "unwrap", "path": "$.data"}]}"#), .wrap(key: "w")],
              json: #"[{"op":"unwrap","path":"$.data"},{"op":"wrap","key":"w"}]"#,
              input: #"{"data":1}"#, expected: #"{"w":1}"#),
@@ -97,7 +111,7 @@ import Testing
         let covered = Set(Self.cases.flatMap(\.typed).compactMap(\.op))
         #expect(covered == [
             "unwrap", "wrap", "keyedToArray", "arrayToKeyed", "emptyObjectToNull", "blankStringToNull",
-            "convertKeys", "renameKeys", "remove", "default", "coerce", "emptyArrayToNull", "keep",
+            "convertKeys", "renameKeys", "remove", "default", "coerce", "emptyArrayToNull", "keep", "hoist", "pluck", "flatten",
         ])
     }
 

@@ -202,6 +202,54 @@ name not in the object is ignored). A selected value that is not an object is an
 >>> reshape.apply([{"op": "keep", "path": "$[*]", "members": ["id", "login"]}],
 ...               '[{"login": "a", "id": 1, "node_id": "MDQ6", "avatar_url": "u"}]')
 b'[{"login":"a","id":1}]'
+
+hoist
+-----
+
+Each selected object becomes the value of its member ``member`` (WordPress's ``"title":
+{"rendered": "..."}``). A selected null stays null; any other value that is not an object is an
+error. Objects inside the member that the path also selects are replaced first.
+
+- ``path`` (required): the objects to replace.
+- ``member`` (required): the member whose value replaces each object.
+- ``onMissing`` ("error", "null", "keep"): an object without the member: an error, null, or left
+  as it is.
+
+>>> reshape.apply([{"op": "hoist", "path": "$[*].title", "member": "rendered"}],
+...               '[{"id": 1, "title": {"rendered": "Hello", "raw": "Hello"}}]')
+b'[{"id":1,"title":"Hello"}]'
+
+pluck
+-----
+
+Each selected array of objects becomes the array of their members ``member``, in order. A selected
+null stays null; a selected value that is not an array, and an element that is neither an object
+nor null, are errors.
+
+- ``path`` (required): the arrays to replace.
+- ``member`` (required): the member taken from each element.
+- ``onMissing`` ("error", "skip", "null"): an element without the member, or null: an error, left
+  out, or null.
+
+>>> reshape.apply([{"op": "pluck", "path": "$[*].labels", "member": "name"}],
+...               '[{"number": 1, "labels": [{"id": 10, "name": "bug"}, {"id": 11, "name": "ui"}]}]')
+b'[{"number":1,"labels":["bug","ui"]}]'
+
+flatten
+-------
+
+In each selected object, the member ``member`` (an object) is replaced where it stands by its own
+members, each name prefixed with ``prefix`` (JSON:API's ``data[*].attributes``). A null member is
+removed; a missing one changes nothing; a moved name the object already has is an error at the
+moved member. A selected null stays null; other values that are not objects are errors.
+
+- ``path`` (required): the objects to flatten.
+- ``member`` (required): the member whose members move up.
+- ``prefix`` (""): put before each moved member's name.
+
+>>> reshape.apply([{"op": "flatten", "path": "$.data[*]", "member": "attributes"}],
+...               '{"data": [{"id": "9", "attributes": {"name": "Dan"}, "type": "people"}]}')
+b'{"data":[{"id":"9","name":"Dan","type":"people"}]}'
 """
 
 from typing import List

@@ -683,6 +683,9 @@ OPS.update({
     },
     "emptyArrayToNull": {"path": ("path", "$..*")},
     "keep": {"path": ("path", "$"), "members": ("names", REQUIRED)},
+    "hoist": {"path": ("path", REQUIRED), "member": ("string", REQUIRED), "onMissing": (("error", "null", "keep"), "error")},
+    "pluck": {"path": ("path", REQUIRED), "member": ("string", REQUIRED), "onMissing": (("error", "skip", "null"), "error")},
+    "flatten": {"path": ("path", REQUIRED), "member": ("string", REQUIRED), "prefix": ("string", "")},
 })
 
 
@@ -957,6 +960,74 @@ def op_keep(rule: Rule, document: Any) -> Any:
     return document
 
 
+def op_hoist(rule: Rule, document: Any) -> Any:
+    member, on_missing = rule["member"], rule["onMissing"]
+    for location, _, _ in edit_order(select(rule["path"], document)):
+        value = get(document, location)
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            raise _Fail(location, "expected an object")
+        if member in value:
+            document = put(document, location, value[member])
+        elif on_missing == "error":
+            raise _Fail(location, "missing member")
+        elif on_missing == "null":
+            document = put(document, location, None)
+    return document
+
+
+def op_pluck(rule: Rule, document: Any) -> Any:
+    member, on_missing = rule["member"], rule["onMissing"]
+    for location, _, _ in edit_order(select(rule["path"], document)):
+        value = get(document, location)
+        if value is None:
+            continue
+        if not isinstance(value, list):
+            raise _Fail(location, "expected an array")
+        plucked = []
+        for index, element in enumerate(value):
+            if element is not None and not isinstance(element, dict):
+                raise _Fail(location + (index,), "expected an object")
+            if element is not None and member in element:
+                plucked.append(element[member])
+            elif on_missing == "error":
+                raise _Fail(location + (index,), "missing member")
+            elif on_missing == "null":
+                plucked.append(None)
+        document = put(document, location, plucked)
+    return document
+
+
+def op_flatten(rule: Rule, document: Any) -> Any:
+    member, prefix = rule["member"], rule["prefix"]
+    for location, _, _ in edit_order(select(rule["path"], document)):
+        value = get(document, location)
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            raise _Fail(location, "expected an object")
+        if member not in value:
+            continue
+        inner = value[member]
+        if inner is None:
+            del value[member]
+            continue
+        if not isinstance(inner, dict):
+            raise _Fail(location + (member,), "expected an object")
+        for name in inner:
+            if prefix + name != member and prefix + name in value:
+                raise _Fail(location + (member, name), "name taken")
+        flattened: Dict[str, Any] = {}
+        for name, item in value.items():
+            if name == member:
+                flattened.update((prefix + k, v) for k, v in inner.items())
+            else:
+                flattened[name] = item
+        document = put(document, location, flattened)
+    return document
+
+
 APPLY = {
     "unwrap": op_unwrap,
     "wrap": op_wrap,
@@ -971,6 +1042,9 @@ APPLY = {
     "coerce": op_coerce,
     "emptyArrayToNull": op_empty_array_to_null,
     "keep": op_keep,
+    "hoist": op_hoist,
+    "pluck": op_pluck,
+    "flatten": op_flatten,
 }
 
 

@@ -151,6 +151,13 @@ def gen_rule(rng: random.Random) -> Dict[str, Any]:
     elif op == "keep":
         maybe(rng, rule, "path", PATHS)
         rule["members"] = rng.sample(NAMES, rng.randint(0, 3))
+    elif op in ("hoist", "pluck", "flatten"):
+        rule["path"] = rng.choice(PATHS)
+        rule["member"] = rng.choice(NAMES)
+        if op == "flatten":
+            maybe(rng, rule, "prefix", ["", "p_", "a"])
+        else:
+            maybe(rng, rule, "onMissing", ["error", "null", "keep"] if op == "hoist" else ["error", "skip", "null"])
     if rng.random() < 0.03:
         rule = invalidate(rng, rule)
     return rule

@@ -1,0 +1,89 @@
+/// `pluck`: each selected array of objects becomes the array of their members `member`, in order
+/// (GitHub's `"labels": [{"name": "bug", ...}]` → `"labels": ["bug"]`). `onMissing` says what an
+/// element without the member (or `null`) gives; a selected `null` stays `null`; a selected value
+/// that is not an array, or an element that is neither an object nor `null`, is an error.
+struct Pluck: PathOperation {
+    static let name = "pluck"
+    let path: JSONPath
+    let member: String
+    let onMissing: OnMissing
+
+    enum OnMissing: String, CaseIterable {
+        case error, skip, null
+    }
+
+    init(_ params: inout RuleParams) throws(ReshapeError) {
+        path = try params.path("path")
+        member = try params.string("member")
+        onMissing = try params.choice("onMissing", default: .error)
+    }
+
+    /// Looks into the elements of the selected arrays.
+    var rawAccess: RawAccess { path.fixedDepth.map { .below($0 + 2) } ?? .anyDepth }
+
+    func apply(to document: Document) throws(ReshapeError) {
+        let selection = try Selection(path, in: document)
+        defer { selection.recycle() }
+        // Deepest first: an array inside an element is plucked before the element is taken apart.
+        for match in try selection.editOrder() {
+            let array = selection.node(match)
+            if array.isNull { continue }
+            guard array.isArray else {
+                throw ReshapeError(.ruleFailed, "expected an array, found \(array.kind.described)", path: selection.path(of: match))
+            }
+            let count = array.arrayCount
+            try document.charge(count.addingClamped(1))
+            let plucked = try Make.array()
+            do throws(ReshapeError) {
+                for index in 0..<count {
+                    guard let element = try array.element(index) else { continue }
+                    var value: Node? = nil
+                    if element.isObject {
+                        value = try member.withUTF8Bytes { (bytes) throws(ReshapeError) in element.storedMember(bytes) }
+                    } else if !element.isNull {
+                        throw ReshapeError(
+                            .ruleFailed, "expected an object, found \(element.kind.described)", path: selection.path(of: match, .index(index)))
+                    }
+                    if let value {
+                        try Make.append(plucked, Make.retain(value))
+                        continue
+                    }
+                    switch onMissing {
+                    case .error:
+                        throw ReshapeError(.ruleFailed, "no member \(quoted(member)) to pluck", path: selection.path(of: match, .index(index)))
+                    case .skip:
+                        continue
+                    case .null:
+                        try Make.append(plucked, Make.null())
+                    }
+                }
+            } catch {
+                Make.release(plucked)
+                throw error
+            }
+            try selection.replace(match, with: plucked)
+        }
+    }
+
+    var summary: String { "\(Self.name) \(path.text)" }
+}
+
+// MARK: Streaming (see `RecordPlan`, `RecordFilter`)
+
+extension Pluck {
+    /// Per record when it plucks arrays inside records; the collection and the objects above it
+    /// would change what holds the records.
+    func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
+        step.along(path) { step, reach in
+            reach.selectsAbove || reach.selectsCollection ? .wholeDocument("replaces the collection or its envelope") : .perRecord
+        }
+    }
+
+    /// Records take the tree.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
+        false
+    }
+
+    /// A record's tree: an element's member may come after the others.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker { .needsTree }
+}
