@@ -107,6 +107,13 @@ public enum Rule: Sendable, Hashable {
     ///   - member: The member whose members move up (required).
     ///   - prefix: Put before each moved member's name.
     case flatten(_ path: String, member: String, prefix: String = "")
+    /// Each selected value equal to a case's `from` becomes its `to` (JSON equality: numbers by
+    /// exact value, objects whatever their member order); the first matching case wins.
+    /// - Parameters:
+    ///   - path: The values to map (required).
+    ///   - cases: The cases, in order: `[.init(0, "draft"), .init(1, "published")]` (required).
+    ///   - onOther: What a value no case matches becomes.
+    case mapValues(_ path: String, cases: [ValueCase], onOther: OtherValue = .keep)
     /// The rules of a rules document (JSON text), in place: for rules kept as JSON next to a type.
     /// - Parameter json: A rules document: a JSON array of rules, or `{"rules": [...]}`.
     ///
@@ -184,6 +191,30 @@ public enum Rule: Sendable, Hashable {
         case null
     }
 
+    /// One case of `mapValues`: a value, and what it becomes.
+    public struct ValueCase: Sendable, Hashable {
+        /// The value to match.
+        public var from: JSONValue
+        /// What a matching value becomes.
+        public var to: JSONValue
+
+        /// A case: `from` becomes `to`.
+        public init(_ from: JSONValue, _ to: JSONValue) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// What `mapValues` makes of a value no case matches.
+    public enum OtherValue: String, Sendable, Hashable, CaseIterable {
+        /// It stays as it is.
+        case keep
+        /// It becomes `null`.
+        case null
+        /// Fail with `rule_failed`.
+        case error
+    }
+
     /// `keyedToArray` with every param at its default: the collection at `$`, ids in `"id"`.
     public static var keyedToArray: Rule { .keyedToArray() }
     /// `arrayToKeyed` with every param at its default.
@@ -217,6 +248,7 @@ public enum Rule: Sendable, Hashable {
         case .hoist: "hoist"
         case .pluck: "pluck"
         case .flatten: "flatten"
+        case .mapValues: "mapValues"
         case .document: nil
         }
     }

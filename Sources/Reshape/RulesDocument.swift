@@ -112,6 +112,12 @@ struct RulesDocumentWriter {
             ])
         case .flatten(let path, let member, let prefix):
             try object("flatten", [("path", .value(.string(path))), ("member", .value(.string(member))), string("prefix", prefix, default: "")])
+        case .mapValues(let path, let cases, let onOther):
+            try object("mapValues", [
+                ("path", .value(.string(path))),
+                ("cases", .value(.array(cases.map { .array([$0.from, $0.to]) }))),
+                string("onOther", onOther.rawValue, default: Rule.OtherValue.keep.rawValue),
+            ])
         case .document(let json):
             try splice(json)
         }

@@ -334,7 +334,7 @@ import Testing
             #expect(try rules.apply(to: input) == output, "\(parts[0])")
             checked += 1
         }
-        #expect(checked == 16, "one example per op")
+        #expect(checked == 17, "one example per op")
     }
 
     @Test func readmeFirstExampleHolds() throws {

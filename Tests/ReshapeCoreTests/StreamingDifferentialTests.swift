@@ -793,6 +793,7 @@ import Testing
         (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].t","member":"r"}]"#, #"{"r1": {"t": {"r": 1, "s": 2}}, "r2": {"t": null}, "r3": {"t": {"s": 3}}}"#),
         (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*]","member":"v","onMissing":"keep"}]"#, #"{"r1": {"v": {"a": 1}}, "r2": {"w": 2}, "r3": {"v": [3]}}"#),
         (#"[{"op":"keyedToArray"},{"op":"pluck","path":"$[*].labels","member":"name","onMissing":"null"}]"#, #"{"r1": {"labels": [{"name": "bug"}, {}]}, "r2": {"labels": null}, "r3": {"labels": [3]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"mapValues","path":"$[*].s","cases":[[0,"draft"],[{"a":[1]},null]],"onOther":"error"}]"#, #"{"r1": {"s": 0.0}, "r2": {"s": {"a": [1.0]}}, "r3": {"s": 2}}"#),
         (#"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*]","member":"attributes","prefix":"a_"}]"#, #"{"r1": {"attributes": {"x": 1}, "y": 2}, "r2": {"attributes": null}, "r3": {"a_x": 0, "attributes": {"x": 1}}}"#),
     ])
     func recordFiltersLeaveTheRestToTheTree(_ spec: String, _ records: String) throws {

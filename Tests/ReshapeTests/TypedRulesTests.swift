@@ -91,6 +91,12 @@ import Testing
              input: #"{"data":[{"id":"1","attributes":{"name":"a"},"type":"t"}]}"#, expected: #"{"data":[{"id":"1","name":"a","type":"t"}]}"#),
         Case(typed: [.flatten("$", member: "a", prefix: "a_")], json: #"[{"op":"flatten","path":"$","member":"a","prefix":"a_"}]"#,
              input: #"{"a":{"x":1},"b":2}"#, expected: #"{"a_x":1,"b":2}"#),
+        Case(typed: [.mapValues("$[*].status", cases: [.init(0, "draft"), .init(1, "published")])],
+             json: #"[{"op":"mapValues","path":"$[*].status","cases":[[0,"draft"],[1,"published"]]}]"#,
+             input: #"[{"status":1},{"status":0.0},{"status":2}]"#, expected: #"[{"status":"published"},{"status":"draft"},{"status":2}]"#),
+        Case(typed: [.mapValues("$[*]", cases: [.init(false, nil)], onOther: .null)],
+             json: #"[{"op":"mapValues","path":"$[*]","cases":[[false,null]],"onOther":"null"}]"#,
+             input: #"[false,true,{"a":1}]"#, expected: "[null,null,null]"),
         Case(typed: [.document(#"{"rules": [{"op": "unwrap", "path": "$.data"}]}"#), .wrap(key: "w")],
              json: #"[{"op":"unwrap","path":"$.data"},{"op":"wrap","key":"w"}]"#,
              input: #"{"data":1}"#, expected: #"{"w":1}"#),
@@ -111,7 +117,7 @@ import Testing
         let covered = Set(Self.cases.flatMap(\.typed).compactMap(\.op))
         #expect(covered == [
             "unwrap", "wrap", "keyedToArray", "arrayToKeyed", "emptyObjectToNull", "blankStringToNull",
-            "convertKeys", "renameKeys", "remove", "default", "coerce", "emptyArrayToNull", "keep", "hoist", "pluck", "flatten",
+            "convertKeys", "renameKeys", "remove", "default", "coerce", "emptyArrayToNull", "keep", "hoist", "pluck", "flatten", "mapValues",
         ])
     }
 

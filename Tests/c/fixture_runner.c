@@ -31,7 +31,7 @@ static int same_or_truncated(const char *reported, const char *expected) {
    reshape_error.op names only these, and is "" for any other. */
 static const char *const known_ops[] = {"unwrap", "wrap", "keyedToArray", "arrayToKeyed", "emptyObjectToNull",
                                         "blankStringToNull", "convertKeys", "renameKeys", "remove", "default",
-                                        "coerce", "emptyArrayToNull", "keep", "hoist", "pluck", "flatten"};
+                                        "coerce", "emptyArrayToNull", "keep", "hoist", "pluck", "flatten", "mapValues"};
 
 static const char *expected_op(json_t *expected) {
     const char *op = field(expected, "op");

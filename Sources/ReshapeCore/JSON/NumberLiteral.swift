@@ -130,6 +130,19 @@ struct NumberLiteral {
         return (negative, digits, exponent)
     }
 
+    /// Bytes that two number literals share exactly when they denote the same number (`1`, `1.0`,
+    /// `10e-1` and `0.1e1` have one key; `-0` has `0`'s): sign, significant digits and the power
+    /// of ten of the last one. An exponent too long for 15 digits keeps the literal's own text.
+    static func valueKey(of text: UnsafeRawBufferPointer) -> [UInt8] {
+        let value = decimal(of: text)
+        if value.exponent.magnitude >= 100_000_000 { return [UInt8(ascii: "~")] + Array(text) }
+        var key: [UInt8] = value.negative && !value.digits.isEmpty ? [UInt8(ascii: "-")] : []
+        key += value.digits
+        key.append(UInt8(ascii: "e"))
+        key += Array(String(value.exponent).utf8)
+        return key
+    }
+
     /// A new node for this literal: an integer when it fits in 64 bits, a real when a double holds
     /// it (shortest round trip), otherwise the exact text as a raw number.
     func makeNode() throws(ReshapeError) -> Node {

@@ -54,7 +54,7 @@ struct Coerce: PathOperation {
             switch onFail {
             case .error:
                 throw ReshapeError(
-                    .ruleFailed, "cannot coerce \(describe(node)) to \(to == .integer ? "an" : "a") \(to.rawValue)",
+                    .ruleFailed, "cannot coerce \(node.describedWithValue) to \(to == .integer ? "an" : "a") \(to.rawValue)",
                     path: selection.path(of: match))
             case .null:
                 try selection.replace(match, with: Make.null())
@@ -115,17 +115,6 @@ struct Coerce: PathOperation {
                 return nil
             default: return nil
             }
-        }
-    }
-
-    private func describe(_ node: Node) -> String {
-        switch node.kind {
-        case .string: return "the string \(quoted(String(jsonBytes: node.stringBytes), limit: 40))"
-        case .integer: return "the number \(node.integerValue)"
-        case .real: return "the number \(NumberText.text(of: node.realValue))"
-        case .rawNumber: return "the number \(String(jsonBytes: node.rawText))"
-        case .bool: return node.isTrue ? "true" : "false"
-        default: return node.kind.described
         }
     }
 }

@@ -62,7 +62,7 @@ enum Operations {
     static let all: [any Operation.Type] = [
         Unwrap.self, Wrap.self, KeyedToArray.self, ArrayToKeyed.self, EmptyObjectToNull.self, BlankStringToNull.self,
         ConvertKeys.self, RenameKeys.self, Remove.self, Default.self, Coerce.self, EmptyArrayToNull.self, Keep.self,
-        Hoist.self, Pluck.self, Flatten.self,
+        Hoist.self, Pluck.self, Flatten.self, MapValues.self,
     ]
 
     static func type(named name: String) -> (any Operation.Type)? {

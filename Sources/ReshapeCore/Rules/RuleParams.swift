@@ -78,8 +78,7 @@ struct RuleParams {
     /// by threads and freed without walking a tree; each use parses fresh nodes from it.
     mutating func value(_ name: String) throws(ReshapeError) -> CanonicalJSON {
         guard let node = lookup(name) else { throw failure("missing required param \(quoted(name))") }
-        let text = try JSONWriter(pretty: false, maxDepth: .max).write(node).toArray()
-        return CanonicalJSON(text: text, values: Tree.count(node))
+        return try canonical(node)
     }
 
     /// An object whose members map names to names; required. Member order is kept.
@@ -116,6 +115,28 @@ struct RuleParams {
             names.append(Array(element.stringBytes))
         }
         return names
+    }
+
+    /// An array of pairs `[from, to]` of any JSON values; required. Order is kept.
+    mutating func valuePairs(_ name: String) throws(ReshapeError) -> [(CanonicalJSON, CanonicalJSON)] {
+        guard let node = lookup(name) else { throw failure("missing required param \(quoted(name))") }
+        guard node.isArray else { throw wrongType(name, "an array of [from, to] pairs", node) }
+        var pairs: [(CanonicalJSON, CanonicalJSON)] = []
+        for index in 0..<node.arrayCount {
+            guard let pair = node.storedElement(index), pair.isArray, pair.arrayCount == 2,
+                let from = pair.storedElement(0), let to = pair.storedElement(1)
+            else {
+                let found = node.storedElement(index).map { $0.isArray ? "an array of \($0.arrayCount)" : $0.kind.described } ?? "nothing"
+                throw failure("param \(quoted(name)): element \(index) must be a pair [from, to], found \(found)")
+            }
+            pairs.append((try canonical(from), try canonical(to)))
+        }
+        return pairs
+    }
+
+    private func canonical(_ node: Node) throws(ReshapeError) -> CanonicalJSON {
+        let text = try JSONWriter(pretty: false, maxDepth: .max).write(node).toArray()
+        return CanonicalJSON(text: text, values: Tree.count(node))
     }
 
     /// Rejects params the op did not ask for.

@@ -431,7 +431,8 @@ class Rules:
     A rules document is a list of rules, each ``{"op": NAME, ...params}``, run in order. The ops:
     ``unwrap``, ``wrap``, ``keyedToArray``, ``arrayToKeyed``, ``emptyObjectToNull``,
     ``blankStringToNull``, ``convertKeys``, ``renameKeys``, ``remove``, ``default``, ``coerce``,
-    ``emptyArrayToNull``, ``keep``, ``hoist``, ``pluck``, ``flatten``; ``help(reshape.ops)`` gives each one's params, defaults and an example, and the paths they take.
+    ``emptyArrayToNull``, ``keep``, ``hoist``, ``pluck``, ``flatten``, ``mapValues``;
+    ``help(reshape.ops)`` gives each one's params, defaults and an example, and the paths they take.
 
     >>> rules = Rules([{"op": "keyedToArray", "idKey": "objectId", "wrapIn": "objects"}])
     >>> rules.apply(b'{"u1": {"name": "Ada"}}')

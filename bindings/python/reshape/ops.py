@@ -250,6 +250,22 @@ moved member. A selected null stays null; other values that are not objects are 
 >>> reshape.apply([{"op": "flatten", "path": "$.data[*]", "member": "attributes"}],
 ...               '{"data": [{"id": "9", "attributes": {"name": "Dan"}, "type": "people"}]}')
 b'{"data":[{"id":"9","name":"Dan","type":"people"}]}'
+
+mapValues
+---------
+
+Each selected value equal to a case's ``from`` becomes that case's ``to`` (status codes to names,
+``0`` or ``false`` meaning null). Equality is JSON's: numbers by exact value (``1``, ``1.0`` and
+``10e-1`` are one number), strings exactly, arrays in order, objects whatever their member order.
+The first case that matches wins.
+
+- ``path`` (required): the values to map.
+- ``cases`` (required): a list of pairs ``[from, to]`` of any JSON values.
+- ``onOther`` ("keep", "null", "error"): a value no case matches: left as it is, null, or an error.
+
+>>> reshape.apply([{"op": "mapValues", "path": "$[*].status", "cases": [[0, "draft"], [1, "published"]]}],
+...               '[{"id": 1, "status": 1}, {"id": 2, "status": 0}]')
+b'[{"id":1,"status":"published"},{"id":2,"status":"draft"}]'
 """
 
 from typing import List

@@ -686,6 +686,7 @@ OPS.update({
     "hoist": {"path": ("path", REQUIRED), "member": ("string", REQUIRED), "onMissing": (("error", "null", "keep"), "error")},
     "pluck": {"path": ("path", REQUIRED), "member": ("string", REQUIRED), "onMissing": (("error", "skip", "null"), "error")},
     "flatten": {"path": ("path", REQUIRED), "member": ("string", REQUIRED), "prefix": ("string", "")},
+    "mapValues": {"path": ("path", REQUIRED), "cases": ("pairs", REQUIRED), "onOther": (("keep", "null", "error"), "keep")},
 })
 
 
@@ -738,6 +739,9 @@ def compile_rules(document: Any) -> List[Rule]:
             elif kind == "bool":
                 if not isinstance(value, bool):
                     raise invalid(index, f"param {name!r} must be a boolean")
+            elif kind == "pairs":
+                if not isinstance(value, list) or not all(isinstance(p, list) and len(p) == 2 for p in value):
+                    raise invalid(index, f"param {name!r} must be an array of [from, to] pairs")
             elif kind == "names":
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                     raise invalid(index, f"param {name!r} must be an array of names")
@@ -1028,6 +1032,35 @@ def op_flatten(rule: Rule, document: Any) -> Any:
     return document
 
 
+def json_equal(a: Any, b: Any) -> bool:
+    """JSON equality as mapValues has it: numbers by exact value, objects whatever their order."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and set(a) == set(b) and all(json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, bool) or a is None:
+        return a is b
+    if isinstance(a, Num):
+        return isinstance(b, Num) and a.parts() == b.parts()
+    return isinstance(b, str) and a == b
+
+
+def op_map_values(rule: Rule, document: Any) -> Any:
+    cases, on_other = rule["cases"], rule["onOther"]
+    for location, _, _ in edit_order(select(rule["path"], document)):
+        value = get(document, location)
+        for source, target in cases:
+            if json_equal(value, source):
+                document = put(document, location, copy(target))
+                break
+        else:
+            if on_other == "error":
+                raise _Fail(location, "no case")
+            if on_other == "null":
+                document = put(document, location, None)
+    return document
+
+
 APPLY = {
     "unwrap": op_unwrap,
     "wrap": op_wrap,
@@ -1045,6 +1078,7 @@ APPLY = {
     "hoist": op_hoist,
     "pluck": op_pluck,
     "flatten": op_flatten,
+    "mapValues": op_map_values,
 }
 
 

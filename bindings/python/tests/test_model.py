@@ -151,6 +151,10 @@ def gen_rule(rng: random.Random) -> Dict[str, Any]:
     elif op == "keep":
         maybe(rng, rule, "path", PATHS)
         rule["members"] = rng.sample(NAMES, rng.randint(0, 3))
+    elif op == "mapValues":
+        rule["path"] = rng.choice(PATHS)
+        rule["cases"] = [[value(rng, 3), value(rng, 3)] for _ in range(rng.randint(0, 3))]
+        maybe(rng, rule, "onOther", ["keep", "null", "error"])
     elif op in ("hoist", "pluck", "flatten"):
         rule["path"] = rng.choice(PATHS)
         rule["member"] = rng.choice(NAMES)
