@@ -52,12 +52,13 @@ public enum Rule: Sendable, Hashable {
     ///   - path: The values to look at; every value below the document by default.
     ///   - trim: Also strings of only white space (Unicode White_Space).
     case blankStringToNull(path: String = "$..*", trim: Bool = false)
-    /// Renames members exactly as Foundation's snake_case key strategies do.
+    /// Renames members exactly as Foundation's snake_case key strategies do, reading `-` as `_`.
     /// - Parameters:
     ///   - to: The naming convention.
     ///   - path: The objects whose members to rename.
     ///   - deep: Also rename inside their values, at any depth.
-    case convertKeys(to: KeyCase = .camelCase, path: String = "$", deep: Bool = true)
+    ///   - exclude: Paths whose objects, and everything below them, keep their names.
+    case convertKeys(to: KeyCase = .camelCase, path: String = "$", deep: Bool = true, exclude: [String] = [])
     /// Renames the listed members in place: `.renameKeys(["book_list": "books"])`.
     /// - Parameters:
     ///   - map: Old name → new name (required).
@@ -147,6 +148,8 @@ public enum Rule: Sendable, Hashable {
         case camelCase
         /// `bookList` → `book_list`, as `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase`.
         case snakeCase = "snake_case"
+        /// `bookList` → `book-list`: snake_case written with `-`.
+        case kebabCase = "kebab-case"
     }
 
     /// The type `coerce` converts values to.

@@ -74,11 +74,12 @@ struct RulesDocumentWriter {
             try object("emptyObjectToNull", [string("path", path, default: "$..*")])
         case .blankStringToNull(let path, let trim):
             try object("blankStringToNull", [string("path", path, default: "$..*"), trim ? ("trim", .value(true)) : nil])
-        case .convertKeys(let to, let path, let deep):
+        case .convertKeys(let to, let path, let deep, let exclude):
             try object("convertKeys", [
                 string("to", to.rawValue, default: Rule.KeyCase.camelCase.rawValue),
                 string("path", path, default: "$"),
                 deep ? nil : ("deep", .value(false)),
+                exclude.isEmpty ? nil : ("exclude", .value(.array(exclude.map { .string($0) }))),
             ])
         case .renameKeys(let map, let path, let deep):
             try object("renameKeys", [

@@ -2,8 +2,9 @@ import Foundation
 import ReshapeCore
 import Testing
 
-/// `convertKeys` must rename exactly as Foundation's key strategies do. These tests ask Foundation
-/// itself (JSONDecoder's convertFromSnakeCase, JSONEncoder's convertToSnakeCase) and compare.
+/// `convertKeys` must rename exactly as Foundation's key strategies do, a `-` read as `_` (kept as
+/// it is before the first word and after the last for camelCase). These tests ask Foundation itself
+/// (JSONDecoder's convertFromSnakeCase, JSONEncoder's convertToSnakeCase) and compare.
 @Suite struct KeyConversionTests {
     static let corpus: [String] = {
         var keys = [
@@ -29,7 +30,13 @@ import Testing
     @Test func camelCaseMatchesFoundation() throws {
         var mismatches: [String] = []
         for key in Self.corpus {
-            let expected = try foundationFromSnakeCase(key)
+            var expected = try foundationFromSnakeCase(Self.hyphensRead(key))
+            // The separators around the words stay as they were.
+            let leading = key.prefix(while: { $0 == "_" || $0 == "-" })
+            let trailing = key.dropFirst(leading.count).reversed().prefix(while: { $0 == "_" || $0 == "-" })
+            if key.contains("-") {
+                expected = String(leading) + expected.dropFirst(leading.count).dropLast(trailing.count) + String(trailing.reversed())
+            }
             let actual = try engineConvert(key, to: "camelCase")
             if expected != actual { mismatches.append("\(key.debugDescription): Foundation \(expected.debugDescription), engine \(actual.debugDescription)") }
         }
@@ -39,11 +46,31 @@ import Testing
     @Test func snakeCaseMatchesFoundation() throws {
         var mismatches: [String] = []
         for key in Self.corpus {
-            let expected = try foundationToSnakeCase(key)
+            let expected = try foundationToSnakeCase(Self.hyphensRead(key))
             let actual = try engineConvert(key, to: "snake_case")
             if expected != actual { mismatches.append("\(key.debugDescription): Foundation \(expected.debugDescription), engine \(actual.debugDescription)") }
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    /// kebab-case is snake_case written with `-`.
+    @Test func kebabCaseIsSnakeCaseWithHyphens() throws {
+        var mismatches: [String] = []
+        for key in Self.corpus {
+            let expected = try foundationToSnakeCase(Self.hyphensRead(key)).replacingOccurrences(of: "_", with: "-")
+            let actual = try engineConvert(key, to: "kebab-case")
+            if expected != actual { mismatches.append("\(key.debugDescription): expected \(expected.debugDescription), engine \(actual.debugDescription)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+        #expect(try engineConvert("firstName", to: "kebab-case") == "first-name")
+        #expect(try engineConvert("first-name", to: "camelCase") == "firstName")
+        #expect(try engineConvert("x-request-id", to: "snake_case") == "x_request_id")
+        #expect(try engineConvert("-Nx-a_b-", to: "camelCase") == "-nxAB-")
+    }
+
+    /// A name with each `-` read as `_`, as convertKeys reads kebab-case names.
+    static func hyphensRead(_ key: String) -> String {
+        key.replacingOccurrences(of: "-", with: "_")
     }
 
     /// The engine's conversion of one member name, through a real rules document.

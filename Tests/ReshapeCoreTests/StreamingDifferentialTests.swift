@@ -794,6 +794,8 @@ import Testing
         (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*]","member":"v","onMissing":"keep"}]"#, #"{"r1": {"v": {"a": 1}}, "r2": {"w": 2}, "r3": {"v": [3]}}"#),
         (#"[{"op":"keyedToArray"},{"op":"pluck","path":"$[*].labels","member":"name","onMissing":"null"}]"#, #"{"r1": {"labels": [{"name": "bug"}, {}]}, "r2": {"labels": null}, "r3": {"labels": [3]}}"#),
         (#"[{"op":"keyedToArray"},{"op":"mapValues","path":"$[*].s","cases":[[0,"draft"],[{"a":[1]},null]],"onOther":"error"}]"#, #"{"r1": {"s": 0.0}, "r2": {"s": {"a": [1.0]}}, "r3": {"s": 2}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"convertKeys","exclude":["$[*].meta","$..raw"]}]"#, #"{"r1": {"a_b": 1, "meta": {"c_d": 2}}, "r2": {"raw": [{"e_f": 3}], "g-h": 4}, "r3": {"x_y": 1, "xY": 2}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"kebab-case"}]"#, #"{"r1": {"aB": 1, "c_d": {"eF": 2}}, "r2": {"a-b": 1, "a_b": 2}}"#),
         (#"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*]","member":"attributes","prefix":"a_"}]"#, #"{"r1": {"attributes": {"x": 1}, "y": 2}, "r2": {"attributes": null}, "r3": {"a_x": 0, "attributes": {"x": 1}}}"#),
     ])
     func recordFiltersLeaveTheRestToTheTree(_ spec: String, _ records: String) throws {

@@ -97,6 +97,10 @@ import Testing
         Case(typed: [.mapValues("$[*]", cases: [.init(false, nil)], onOther: .null)],
              json: #"[{"op":"mapValues","path":"$[*]","cases":[[false,null]],"onOther":"null"}]"#,
              input: #"[false,true,{"a":1}]"#, expected: "[null,null,null]"),
+        Case(typed: [.convertKeys(to: .kebabCase)], json: #"[{"op":"convertKeys","to":"kebab-case"}]"#,
+             input: #"{"firstName":1,"last_name":2}"#, expected: #"{"first-name":1,"last-name":2}"#),
+        Case(typed: [.convertKeys(exclude: ["$..metadata"])], json: #"[{"op":"convertKeys","exclude":["$..metadata"]}]"#,
+             input: #"{"first-name":1,"metadata":{"crm_id":"x"}}"#, expected: #"{"firstName":1,"metadata":{"crm_id":"x"}}"#),
         Case(typed: [.document(#"{"rules": [{"op": "unwrap", "path": "$.data"}]}"#), .wrap(key: "w")],
              json: #"[{"op":"unwrap","path":"$.data"},{"op":"wrap","key":"w"}]"#,
              input: #"{"data":1}"#, expected: #"{"w":1}"#),
@@ -242,7 +246,8 @@ import Testing
             return .blankStringToNull(path: string("path", "$..*"), trim: bool("trim", false))
         case "convertKeys":
             guard let to = Rule.KeyCase(rawValue: string("to", "camelCase")) else { return nil }
-            return .convertKeys(to: to, path: string("path", "$"), deep: bool("deep", true))
+            let exclude = object["exclude"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            return .convertKeys(to: to, path: string("path", "$"), deep: bool("deep", true), exclude: exclude)
         case "renameKeys":
             guard let map = object["map"]?.objectValue else { return nil }
             let pairs = map.compactMap { member in member.value.stringValue.map { KeyRenaming.Pair(from: member.key, to: $0) } }
@@ -257,6 +262,25 @@ import Testing
                 let onFail = Rule.OnFail(rawValue: string("onFail", "error"))
             else { return nil }
             return .coerce(string("path", ""), to: to, onFail: onFail)
+        case "emptyArrayToNull":
+            return .emptyArrayToNull(path: string("path", "$..*"))
+        case "keep":
+            guard let members = object["members"]?.arrayValue else { return nil }
+            return .keep(members.compactMap(\.stringValue), path: string("path", "$"))
+        case "hoist":
+            guard let onMissing = Rule.HoistMissing(rawValue: string("onMissing", "error")) else { return nil }
+            return .hoist(string("path", ""), member: string("member", ""), onMissing: onMissing)
+        case "pluck":
+            guard let onMissing = Rule.PluckMissing(rawValue: string("onMissing", "error")) else { return nil }
+            return .pluck(string("path", ""), member: string("member", ""), onMissing: onMissing)
+        case "flatten":
+            return .flatten(string("path", ""), member: string("member", ""), prefix: string("prefix", ""))
+        case "mapValues":
+            guard let pairs = object["cases"]?.arrayValue, let onOther = Rule.OtherValue(rawValue: string("onOther", "keep")) else {
+                return nil
+            }
+            let cases = pairs.compactMap { pair in pair.arrayValue.flatMap { $0.count == 2 ? Rule.ValueCase($0[0], $0[1]) : nil } }
+            return .mapValues(string("path", ""), cases: cases, onOther: onOther)
         default:
             return nil
         }

@@ -6,9 +6,57 @@
 /// ASCII names, nearly all real ones, take a byte-level path that gives the same result without
 /// creating strings; tests compare both paths with Foundation itself.
 enum KeyCaseConversion {
-    /// `one_two_three` → `oneTwoThree`; leading and trailing underscores are kept. Returns nil
-    /// when the name does not change.
+    /// `one_two_three` → `oneTwoThree`; leading and trailing underscores are kept. A `-` is read
+    /// as `_` (`first-name` → `firstName`), leading and trailing ones kept as they are. Returns
+    /// nil when the name does not change.
     static func camelCase(_ key: KeyBytes) -> [UInt8]? {
+        guard key.contains(UInt8(ascii: "-")) else { return foundationCamelCase(key) }
+        var read = hyphensAsUnderscores(key)
+        let converted = read.withUnsafeBytes { foundationCamelCase($0) } ?? read
+        read = converted
+        // Foundation keeps the separators before the first word and after the last as they are.
+        var index = 0
+        while index < key.count, isSeparator(key[index]) {
+            read[index] = key[index]
+            index += 1
+        }
+        var back = 1
+        while back <= key.count - index, isSeparator(key[key.count - back]) {
+            read[read.count - back] = key[key.count - back]
+            back += 1
+        }
+        return read.elementsEqual(key) ? nil : read
+    }
+
+    /// `oneTwoThree` → `one_two_three`, `myURLProperty` → `my_url_property`; a `-` becomes `_`
+    /// (`first-name` → `first_name`). Returns nil when the name does not change.
+    static func snakeCase(_ key: KeyBytes) -> [UInt8]? {
+        guard key.contains(UInt8(ascii: "-")) else { return foundationSnakeCase(key) }
+        let read = hyphensAsUnderscores(key)
+        let converted = read.withUnsafeBytes { foundationSnakeCase($0) } ?? read
+        return converted.elementsEqual(key) ? nil : converted
+    }
+
+    /// `oneTwoThree` → `one-two-three`, `my_url` → `my-url`: snake_case with `-` for `_`.
+    /// Returns nil when the name does not change.
+    static func kebabCase(_ key: KeyBytes) -> [UInt8]? {
+        var converted = snakeCase(key) ?? Array(key)
+        for index in converted.indices where converted[index] == UInt8(ascii: "_") {
+            converted[index] = UInt8(ascii: "-")
+        }
+        return converted.elementsEqual(key) ? nil : converted
+    }
+
+    private static func isSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+    }
+
+    private static func hyphensAsUnderscores(_ key: KeyBytes) -> [UInt8] {
+        key.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "_") : $0 }
+    }
+
+    /// Foundation's `convertFromSnakeCase`, or nil when the name does not change.
+    private static func foundationCamelCase(_ key: KeyBytes) -> [UInt8]? {
         guard key.contains(UInt8(ascii: "_")) else { return nil }
         if isPlainASCII(key) { return asciiCamelCase(key) }
         let converted = fromSnakeCase(String(jsonBytes: key))
@@ -16,9 +64,8 @@ enum KeyCaseConversion {
         return bytes.elementsEqual(key) ? nil : bytes
     }
 
-    /// `oneTwoThree` → `one_two_three`, `myURLProperty` → `my_url_property`. Returns nil when the
-    /// name does not change.
-    static func snakeCase(_ key: KeyBytes) -> [UInt8]? {
+    /// Foundation's `convertToSnakeCase`, or nil when the name does not change.
+    private static func foundationSnakeCase(_ key: KeyBytes) -> [UInt8]? {
         if isPlainASCII(key) {
             guard key.contains(where: isASCIIUppercase) else { return nil }
             return asciiSnakeCase(key)

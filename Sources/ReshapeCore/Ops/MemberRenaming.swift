@@ -13,6 +13,9 @@ struct MemberRenaming {
     let newName: (KeyBytes) -> [UInt8]?
     /// Also rename inside member values and array elements, at any depth.
     let deep: Bool
+    /// Objects and arrays whose members, and everything below them, keep their names (the
+    /// matches of `convertKeys`' `exclude`), by node.
+    var excluded: Set<UnsafeMutableRawPointer> = []
 
     /// A container being walked: where its walk stands.
     private struct Frame {
@@ -23,6 +26,7 @@ struct MemberRenaming {
 
     /// Renames the members of the selected node (and below it when deep).
     func apply(to node: Node, at match: Int32, in selection: Selection, document: Document) throws(ReshapeError) {
+        if !excluded.isEmpty, try isExcluded(match, in: selection) { return }
         guard deep else {
             if node.isObject { try renameMembers(of: node, trail: [], match: match, selection: selection, document: document) }
             return
@@ -51,6 +55,8 @@ struct MemberRenaming {
                 }
             }
             if let next {
+                // An excluded value keeps every name in it: it is not walked.
+                if excluded.contains(UnsafeMutableRawPointer(next.child)) { continue }
                 trail.append(next.step)
                 try push(next.child, onto: &stack, document: document)
                 continue
@@ -61,6 +67,16 @@ struct MemberRenaming {
             }
             if !trail.isEmpty, !stack.isEmpty { trail.removeLast() }
         }
+    }
+
+    /// Whether the match, or a value above it, is excluded.
+    private func isExcluded(_ match: Int32, in selection: Selection) throws(ReshapeError) -> Bool {
+        var record = match
+        while record >= 0 {
+            if excluded.contains(UnsafeMutableRawPointer(selection.records[Int(record)].node)) { return true }
+            record = selection.records[Int(record)].parent
+        }
+        return false
     }
 
     private func push(_ node: Node, onto stack: inout [Frame], document: Document) throws(ReshapeError) {
@@ -158,12 +174,25 @@ protocol RenamingOperation: PathOperation {
     var deep: Bool { get }
     /// A member's new name, or nil when it stays.
     var newName: @Sendable (KeyBytes) -> [UInt8]? { get }
+    /// Paths whose objects, and everything below them, keep their names.
+    var exclude: [JSONPath] { get }
 }
 
 extension RenamingOperation {
-    /// Renames the members of each selected object, and below it when deep.
+    var exclude: [JSONPath] { [] }
+
+    /// Renames the members of each selected object, and below it when deep, but in what
+    /// `exclude` selects.
     func apply(to document: Document) throws(ReshapeError) {
-        let renaming = MemberRenaming(newName: newName, deep: deep)
+        var renaming = MemberRenaming(newName: newName, deep: deep)
+        for path in exclude {
+            let excluded = try Selection(path, in: document, rawMatches: false)
+            defer { excluded.recycle() }
+            for match in excluded.matches {
+                let node = excluded.node(match)
+                if node.isObject || node.isArray { renaming.excluded.insert(UnsafeMutableRawPointer(node)) }
+            }
+        }
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
         // A deep renaming covers everything below a match, so only the outermost matches are
@@ -176,12 +205,21 @@ extension RenamingOperation {
     /// Per record unless it renames the records' names in an object collection; the names on the
     /// chain to the collection are renamed as the rule renames them.
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
-        step.along(path) { step, reach in MemberRenaming.planStep(&step, reach: reach, deep: deep, newName: newName) }
+        // What `exclude` selects must be found in a record alone too.
+        for path in exclude {
+            var probe = step
+            if case .wholeDocument(let reason) = probe.along(path, { _, reach in
+                reach.selectsAbove || reach.selectsCollection ? .wholeDocument("excludes the collection or its envelope") : .perRecord
+            }) {
+                return .wholeDocument(reason)
+            }
+        }
+        return step.along(path) { step, reach in MemberRenaming.planStep(&step, reach: reach, deep: deep, newName: newName) }
     }
 
     /// On the text when deep from `$`: every member is renamed.
     func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        guard deep, path.isRoot else { return false }
+        guard deep, path.isRoot, exclude.isEmpty else { return false }
         builder.renameEverywhere(newName)
         return true
     }
@@ -190,7 +228,8 @@ extension RenamingOperation {
     /// selected value, or in the whole record when the path selects the collection or above it,
     /// when deep) are passed on renamed. Names that then collide make the writer give up.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        // With `exclude`, a record's tree, for now.
+        guard exclude.isEmpty, let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
         let everywhere = deep && !PathOnChain(path, chain: context.chain).selectedDepths.isEmpty
         let deep = self.deep
         let newName = self.newName

@@ -102,6 +102,28 @@ struct RuleParams {
         return pairs
     }
 
+    /// An array of JSONPaths; empty when absent.
+    mutating func pathList(_ name: String) throws(ReshapeError) -> [JSONPath] {
+        guard let node = lookup(name) else { return [] }
+        guard node.isArray else { throw wrongType(name, "an array of paths", node) }
+        var paths: [JSONPath] = []
+        for index in 0..<node.arrayCount {
+            guard let element = node.storedElement(index), element.kind == .string else {
+                let found = node.storedElement(index)?.kind.described ?? "nothing"
+                throw failure("param \(quoted(name)): element \(index) must be a path (a string), found \(found)")
+            }
+            let text = String(jsonBytes: element.stringBytes)
+            switch JSONPathParser.parse(text) {
+            case .success(let path):
+                paths.append(path)
+            case .failure(let problem):
+                throw failure(
+                    "param \(quoted(name)): element \(index): invalid path \(quoted(text)): \(problem.message) (at character \(problem.character))")
+            }
+        }
+        return paths
+    }
+
     /// An array of member names; required. Names are bytes, compared as bytes; order is kept.
     mutating func nameList(_ name: String) throws(ReshapeError) -> [[UInt8]] {
         guard let node = lookup(name) else { throw failure("missing required param \(quoted(name))") }

@@ -111,17 +111,23 @@ convertKeys
 -----------
 
 Renames member names as Foundation's snake_case and camelCase key strategies do (``book_list`` to
-``bookList``; ``myURLProperty`` to ``my_url_property``). Members keep their positions; two members
-that would get the same name are an error.
+``bookList``; ``myURLProperty`` to ``my_url_property``); ``kebab-case`` is snake_case written with
+``-`` (``firstName`` to ``first-name``). Every conversion reads ``-`` as ``_``, so kebab-case names
+convert too (``first-name`` to ``firstName``). Members keep their positions; two members that would
+get the same name are an error.
 
-- ``to`` ("camelCase", "snake_case"): the naming convention.
+- ``to`` ("camelCase", "snake_case", "kebab-case"): the naming convention.
 - ``path`` ("$"): the objects whose members to rename.
 - ``deep`` (true): also rename inside their values, at any depth.
+- ``exclude`` ([]): a list of paths: what they select, and everything below it, keeps its names
+  (user data such as Stripe's ``metadata``).
 
 >>> reshape.apply([{"op": "convertKeys", "to": "camelCase"}], '{"book_list": [{"cover_url": "x"}]}')
 b'{"bookList":[{"coverUrl":"x"}]}'
 >>> reshape.apply([{"op": "convertKeys", "to": "snake_case"}], '{"myURLProperty": 1}')
 b'{"my_url_property":1}'
+>>> reshape.apply([{"op": "convertKeys", "exclude": ["$..metadata"]}], '{"customer_id": 1, "metadata": {"crm_id": 2}}')
+b'{"customerId":1,"metadata":{"crm_id":2}}'
 
 renameKeys
 ----------

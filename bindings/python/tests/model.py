@@ -673,7 +673,8 @@ OPS.update({
     "arrayToKeyed": {"path": ("path", "$"), "idKey": ("string", "id"), "keepId": ("bool", False)},
     "emptyObjectToNull": {"path": ("path", "$..*")},
     "blankStringToNull": {"path": ("path", "$..*"), "trim": ("bool", False)},
-    "convertKeys": {"to": (("camelCase", "snake_case"), "camelCase"), "path": ("path", "$"), "deep": ("bool", True)},
+    "convertKeys": {"to": (("camelCase", "snake_case", "kebab-case"), "camelCase"), "path": ("path", "$"), "deep": ("bool", True),
+                    "exclude": ("paths", [])},
     "renameKeys": {"map": ("map", REQUIRED), "path": ("path", "$"), "deep": ("bool", False)},
     "remove": {"path": ("path", REQUIRED)},
     "default": {"path": ("path", "$"), "key": ("string", REQUIRED), "value": ("any", REQUIRED)},
@@ -739,6 +740,13 @@ def compile_rules(document: Any) -> List[Rule]:
             elif kind == "bool":
                 if not isinstance(value, bool):
                     raise invalid(index, f"param {name!r} must be a boolean")
+            elif kind == "paths":
+                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                    raise invalid(index, f"param {name!r} must be an array of paths")
+                try:
+                    value = [compile_path(v) for v in value]
+                except PathError as error:
+                    raise invalid(index, f"invalid path: {error}")
             elif kind == "pairs":
                 if not isinstance(value, list) or not all(isinstance(p, list) and len(p) == 2 for p in value):
                     raise invalid(index, f"param {name!r} must be an array of [from, to] pairs")
@@ -880,10 +888,16 @@ def op_blank_string_to_null(rule: Rule, document: Any) -> Any:
 def _rename_objects(rule: Rule, document: Any, rename) -> Any:
     """convertKeys and renameKeys: READINGS R1 to R4."""
     deep = rule["deep"]
+    excluded = {node[0] for path in rule.params.get("exclude", []) for node in select(path, document)
+                if isinstance(node[2], (dict, list))}
+
+    def kept(location: Tuple) -> bool:
+        return any(location[:len(e)] == e for e in excluded)
+
     targets: Dict[Tuple, Node] = {}
     for node in select(rule["path"], document):
         for inner in (_visit(node) if deep else [node]):
-            if isinstance(inner[2], dict):
+            if isinstance(inner[2], dict) and not kept(inner[0]):
                 targets.setdefault(inner[0], inner)
     if deep:
         # READING R2: document order, each object after the objects inside it.
@@ -905,8 +919,30 @@ def _rename_objects(rule: Rule, document: Any, rename) -> Any:
     return document
 
 
+def camel_case(key: str) -> str:
+    """convertKeys to camelCase: Foundation's, a '-' read as '_', kept before the first word and after the last."""
+    if "-" not in key:
+        return from_snake_case(key)
+    converted = from_snake_case(key.replace("-", "_"))
+    leading = len(key) - len(key.lstrip("_-"))
+    if leading == len(key):
+        return key
+    trailing = len(key) - len(key.rstrip("_-"))
+    return key[:leading] + converted[leading:len(converted) - trailing] + key[len(key) - trailing:]
+
+
+def snake_case(key: str) -> str:
+    """convertKeys to snake_case: Foundation's, a '-' read as '_'."""
+    return to_snake_case(key.replace("-", "_"))
+
+
+def kebab_case(key: str) -> str:
+    """convertKeys to kebab-case: snake_case written with '-'."""
+    return snake_case(key).replace("_", "-")
+
+
 def op_convert_keys(rule: Rule, document: Any) -> Any:
-    convert = from_snake_case if rule["to"] == "camelCase" else to_snake_case
+    convert = {"camelCase": camel_case, "snake_case": snake_case, "kebab-case": kebab_case}[rule["to"]]
     return _rename_objects(rule, document, convert)
 
 

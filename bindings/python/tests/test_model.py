@@ -125,7 +125,9 @@ def gen_rule(rng: random.Random) -> Dict[str, Any]:
         maybe(rng, rule, "path", PATHS)
         maybe(rng, rule, "trim", [True, False])
     elif op == "convertKeys":
-        maybe(rng, rule, "to", ["camelCase", "snake_case"], 0.8)
+        maybe(rng, rule, "to", ["camelCase", "snake_case", "kebab-case"], 0.8)
+        if rng.random() < 0.3:
+            rule["exclude"] = rng.sample(PATHS[:30], rng.randint(0, 2))
         maybe(rng, rule, "path", PATHS)
         maybe(rng, rule, "deep", [True, False])
     elif op == "renameKeys":
@@ -347,6 +349,10 @@ def test_model_key_conversions_match_the_documented_examples():
              "already_snake": "already_snake", "_privateThing": "_private_thing", "bookList": "book_list"}
     for key, expected in snake.items():
         assert model.to_snake_case(key) == expected, key
+    # kebab-case names are read with '-' as '_'; kebab-case is snake_case written with '-'.
+    assert [model.camel_case(k) for k in ("first-name", "-Nx-a_b-", "--")] == ["firstName", "-nxAB-", "--"]
+    assert [model.snake_case(k) for k in ("x-request-id", "firstName")] == ["x_request_id", "first_name"]
+    assert [model.kebab_case(k) for k in ("firstName", "first_name", "myURLProperty")] == ["first-name", "first-name", "my-url-property"]
 
 
 def test_model_normalized_paths():
