@@ -65,9 +65,13 @@ public enum Rule: Sendable, Hashable {
     ///   - path: The objects whose members to rename.
     ///   - deep: Also rename inside their values, at any depth.
     case renameKeys(_ map: KeyRenaming, path: String = "$", deep: Bool = false)
-    /// Removes the selected members or elements.
-    /// - Parameter path: The members or elements to remove (required; `$` is rejected).
-    case remove(_ path: String)
+    /// Removes the selected members or elements; with `matching`, the members of the selected
+    /// objects whose whole names match that I-Regexp (RFC 9485).
+    /// - Parameters:
+    ///   - path: The members or elements to remove (required; `$` is rejected), or with
+    ///     `matching`, the objects to remove members from.
+    ///   - matching: An I-Regexp the whole member name must match: `".*_url"`.
+    case remove(_ path: String, matching: String? = nil)
     /// Sets `key` to `value` on each selected object where it is missing or `null`.
     /// - Parameters:
     ///   - path: The objects to complete.

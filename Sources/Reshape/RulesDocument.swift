@@ -87,8 +87,8 @@ struct RulesDocumentWriter {
                 string("path", path, default: "$"),
                 deep ? ("deep", .value(true)) : nil,
             ])
-        case .remove(let path):
-            try object("remove", [("path", .value(.string(path)))])
+        case .remove(let path, let matching):
+            try object("remove", [("path", .value(.string(path))), matching.map { ("matching", .value(.string($0))) }])
         case .default(let path, let key, let value):
             try object("default", [string("path", path, default: "$"), ("key", .value(.string(key))), ("value", .value(value))])
         case .coerce(let path, let to, let onFail):

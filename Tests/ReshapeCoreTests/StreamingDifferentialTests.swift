@@ -754,6 +754,7 @@ import Testing
         #"[{"op":"remove","path":"$.*.avatar"},{"op":"keyedToArray"},{"op":"default","path":"$[*]","key":"avatar","value":null},{"op":"wrap","key":"data"}]"#,
         #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].avatar"},{"op":"default","path":"$[*]","key":"role","value":"user"},{"op":"renameKeys","path":"$[*]","map":{"displayName":"name","lastLogin":"lastSeen"}},{"op":"coerce","path":"$[*].createdAt","to":"string"},{"op":"wrap","key":"data"}]"#,
         #"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"remove","path":"$[*].tags"},{"op":"coerce","path":"$[*].score","to":"string"},{"op":"convertKeys","path":"$[*].profile","to":"snake_case"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]","matching":"(last|first)\\p{Lu}.*|tags"},{"op":"remove","path":"$..*","matching":"url|x_.*"}]"#,
         #"[{"op":"keyedToArray"},{"op":"emptyArrayToNull"},{"op":"emptyArrayToNull","path":"$[*].profile..*"}]"#,
         #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*]","members":["displayName","tags","items","profile"]},{"op":"keep","path":"$[*].profile","members":["city"]}]"#,
         #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*].friends.*","members":["n"]},{"op":"keep","path":"$..items[*]","members":["k"]}]"#,

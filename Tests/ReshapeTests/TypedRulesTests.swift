@@ -101,6 +101,8 @@ import Testing
              input: #"{"firstName":1,"last_name":2}"#, expected: #"{"first-name":1,"last-name":2}"#),
         Case(typed: [.convertKeys(exclude: ["$..metadata"])], json: #"[{"op":"convertKeys","exclude":["$..metadata"]}]"#,
              input: #"{"first-name":1,"metadata":{"crm_id":"x"}}"#, expected: #"{"firstName":1,"metadata":{"crm_id":"x"}}"#),
+        Case(typed: [.remove("$[*]", matching: ".*_url")], json: #"[{"op":"remove","path":"$[*]","matching":".*_url"}]"#,
+             input: #"[{"id":1,"html_url":"h","url":"u"}]"#, expected: #"[{"id":1,"url":"u"}]"#),
         Case(typed: [.document(#"{"rules": [{"op": "unwrap", "path": "$.data"}]}"#), .wrap(key: "w")],
              json: #"[{"op":"unwrap","path":"$.data"},{"op":"wrap","key":"w"}]"#,
              input: #"{"data":1}"#, expected: #"{"w":1}"#),
@@ -253,7 +255,7 @@ import Testing
             let pairs = map.compactMap { member in member.value.stringValue.map { KeyRenaming.Pair(from: member.key, to: $0) } }
             return .renameKeys(KeyRenaming(pairs), path: string("path", "$"), deep: bool("deep", false))
         case "remove":
-            return .remove(string("path", ""))
+            return .remove(string("path", ""), matching: object["matching"]?.stringValue)
         case "default":
             guard let value = object["value"] else { return nil }
             return .default(path: string("path", "$"), key: string("key", ""), value: value)

@@ -64,70 +64,11 @@ extension Keep {
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
         let members = self.members.map { name in (hash: name.withUnsafeBytes { RecordNames.hash($0) }, bytes: name) }
-        return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), members: members, next: next) }
-    }
-
-    private final class Filter: RecordFilter {
-        @exclusivity(unchecked) var cursor: PathCursor
-        let members: [(hash: UInt64, bytes: [UInt8])]
-        let next: any RecordFilter
-        @exclusivity(unchecked) var skipper = ValueSkipper()
-        /// The member whose name was dropped: its value goes too.
-        @exclusivity(unchecked) var dropsValue = false
-        /// Per container open among the tokens taken: whether it is a selected object.
-        @exclusivity(unchecked) var selected: [Bool] = []
-
-        init(cursor: PathCursor, members: [(hash: UInt64, bytes: [UInt8])], next: any RecordFilter) {
-            self.cursor = cursor
-            self.members = members
-            self.next = next
-        }
-
-        func start(key: UnsafeRawBufferPointer?) -> Bool {
-            cursor.start(key: key)
-            skipper = ValueSkipper()
-            dropsValue = false
-            selected.removeAll(keepingCapacity: true)
-            return next.start(key: key)
-        }
-
-        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active }
-
-        func skip(_ token: RecordToken) { cursor.skip() }
-
-        func take(_ token: RecordToken) -> Bool {
-            if skipper.active {
-                skipper.take(token)
-                return true
+        return .filter { next, _ in
+            MemberDropping(cursor: PathCursor(matcher, parent: parent), nonObjectsNeedTheTree: true, next: next) { token in
+                let hash = token.hash
+                return !members.contains { $0.hash == hash && $0.bytes.elementsEqual(token.bytes) }
             }
-            if dropsValue {
-                dropsValue = false
-                skipper.begin(token)
-                return true
-            }
-            let states = cursor.take(token)
-            switch token.kind {
-            case .name:
-                if selected.last == true && !isListed(token) {
-                    dropsValue = true
-                    return true
-                }
-            case .objectStart:
-                selected.append(cursor.selects(states))
-            case .arrayStart:
-                guard !cursor.selects(states) else { return false }
-                selected.append(false)
-            case .objectEnd, .arrayEnd:
-                selected.removeLast()
-            default:
-                guard !cursor.selects(states) else { return false }
-            }
-            return next.take(token)
-        }
-
-        private func isListed(_ token: RecordToken) -> Bool {
-            let hash = token.hash
-            return members.contains { $0.hash == hash && $0.bytes.elementsEqual(token.bytes) }
         }
     }
 }

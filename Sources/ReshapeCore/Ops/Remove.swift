@@ -1,26 +1,69 @@
-/// `remove`: removes the selected members or elements. Selecting nothing removes nothing, so a
+/// `remove`: removes the selected members or elements; with `matching` (an I-Regexp), the members
+/// of the selected objects whose whole names match it. Selecting nothing removes nothing, so a
 /// rule can clean up members that only some responses have.
 struct Remove: PathOperation {
     static let name = "remove"
     let path: JSONPath
+    /// With it, `path` selects objects, and their members whose names match are removed.
+    let matching: IRegexp?
 
     init(_ params: inout RuleParams) throws(ReshapeError) {
         path = try params.path("path")
-        if path.isRoot {
+        matching = try params.regexp("matching")
+        if path.isRoot && matching == nil {
             throw params.failure("param \"path\" selects the document itself, which cannot be removed")
         }
     }
 
-    /// Looks at the parents of the matches; the matches themselves are only removed.
-    var rawAccess: RawAccess { path.fixedDepth.map { .below($0) } ?? .anyDepth }
+    /// Looks at the parents of the matches; the matches themselves are only removed. With
+    /// `matching`, at the names of the members of the matches.
+    var rawAccess: RawAccess {
+        guard let depth = path.fixedDepth else { return .anyDepth }
+        return .below(matching == nil ? depth : depth + 1)
+    }
 
     func apply(to document: Document) throws(ReshapeError) {
+        if let matching { return try removeMembers(matching: matching, from: document) }
         let selection = try Selection(path, in: document, rawMatches: true)
         defer { selection.recycle() }
         // Deepest and latest first: removing an element never shifts one still to be removed.
         for match in try selection.editOrder() {
             try selection.remove(match)
         }
+    }
+
+    /// Removes, from each selected object, the members whose names match; other values are left.
+    private func removeMembers(matching: IRegexp, from document: Document) throws(ReshapeError) {
+        let selection = try Selection(path, in: document)
+        defer { selection.recycle() }
+        var dropped: [[UInt8]] = []
+        for match in try selection.editOrder() {
+            let object = selection.node(match)
+            guard object.isObject else { continue }
+            dropped.removeAll(keepingCapacity: true)
+            var cost = 0
+            object.forEachStoredMember { name, _ in
+                // Matching costs a step per scalar and instruction, counted by the byte.
+                cost = cost.addingClamped(name.count.multipliedClamped(by: matching.size / 16 + 1))
+                if Self.matches(matching, name) { dropped.append(Array(name)) }
+            }
+            try document.charge(cost.addingClamped(object.objectCount))
+            for name in dropped {
+                try document.charge(2)
+                guard name.withUnsafeBytes({ Tree.removeMember(of: object, named: $0) }) else {
+                    throw ReshapeError(.internal, "member to remove was not found")
+                }
+            }
+        }
+    }
+
+    /// Whether a member name (UTF-8, as stored) matches as a whole.
+    static func matches(_ regexp: IRegexp, _ name: UnsafeRawBufferPointer) -> Bool {
+        regexp.matches(String(decoding: name, as: UTF8.self).unicodeScalars)
+    }
+
+    var summary: String {
+        matching.map { "\(Self.name) \(path.text) matching \(quoted($0.pattern))" } ?? "\(Self.name) \(path.text)"
     }
 }
 
@@ -31,6 +74,11 @@ extension Remove {
     /// records' collections empty, which rules after it must not mistake for the document's).
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
         step.along(path) { step, reach in
+            if matching != nil {
+                // Members of the selected objects go: records only when the collection is selected.
+                return reach.selectsAbove || reach.selectsCollection
+                    ? .wholeDocument("removes members of the collection or its envelope") : .perRecord
+            }
             if reach.selectsAbove || reach.selectsCollection { return .wholeDocument("removes the collection or its envelope") }
             if reach.selectsRecords { step.mayDropRecords = true }
             return .perRecord
@@ -46,6 +94,13 @@ extension Remove {
     /// Removing the record itself needs its tree.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        if let matching {
+            return .filter { next, _ in
+                MemberDropping(cursor: PathCursor(matcher, parent: parent), nonObjectsNeedTheTree: false, next: next) { token in
+                    Self.matches(matching, token.bytes)
+                }
+            }
+        }
         return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), next: next) }
     }
 

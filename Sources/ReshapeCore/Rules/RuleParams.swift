@@ -102,6 +102,18 @@ struct RuleParams {
         return pairs
     }
 
+    /// An I-Regexp (RFC 9485); nil when absent.
+    mutating func regexp(_ name: String) throws(ReshapeError) -> IRegexp? {
+        guard let text = try optionalString(name) else { return nil }
+        switch IRegexp.compile(text) {
+        case .success(let regexp):
+            return regexp
+        case .failure(let problem):
+            throw failure(
+                "param \(quoted(name)): invalid I-Regexp \(quoted(text)): \(problem.message) (at character \(problem.character))")
+        }
+    }
+
     /// An array of JSONPaths; empty when absent.
     mutating func pathList(_ name: String) throws(ReshapeError) -> [JSONPath] {
         guard let node = lookup(name) else { return [] }

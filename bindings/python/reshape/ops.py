@@ -145,12 +145,19 @@ b'{"books":[],"total":0}'
 remove
 ------
 
-Removes the selected members or elements; a path that selects nothing removes nothing.
+Removes the selected members or elements; a path that selects nothing removes nothing. With
+``matching``, ``path`` selects objects (``$`` too), and each loses the members whose whole names
+match that I-Regexp (RFC 9485: ``.``, classes, quantifiers, ``|``, groups and ``\\p{..}``
+categories; no anchors).
 
-- ``path`` (required): the members or elements to remove; ``$`` is refused.
+- ``path`` (required): the members or elements to remove; ``$`` is refused; with ``matching``, the
+  objects to remove members from.
+- ``matching`` (none): an I-Regexp that a member's whole name must match.
 
 >>> reshape.apply([{"op": "remove", "path": "$.items[*].debug"}], '{"items": [{"id": 1, "debug": "x"}, {"id": 2}]}')
 b'{"items":[{"id":1},{"id":2}]}'
+>>> reshape.apply([{"op": "remove", "path": "$[*]", "matching": ".*_url"}], '[{"id": 1, "html_url": "h", "url": "u"}]')
+b'[{"id":1,"url":"u"}]'
 
 default
 -------

@@ -59,6 +59,7 @@ R15 Duplicate member names: in the input, invalid_json; in the rules document, i
 
 import json
 import re
+import unicodedata
 from typing import Any, Dict, List, Optional, Tuple
 
 # ----------------------------------------------------------------------------------------------
@@ -654,6 +655,84 @@ def coerce_value(value: Any, to: str) -> Any:
 
 
 # ----------------------------------------------------------------------------------------------
+# I-Regexp (RFC 9485), translated to Python's re: '.' is any character but \n and \r, \p{..} and
+# \P{..} become classes of the code points of those Unicode categories, '^' and '$' are characters.
+
+_CATEGORY_RANGES: Dict[str, List[Tuple[int, int]]] = {}
+
+
+def _category_ranges(name: str) -> List[Tuple[int, int]]:
+    if name not in _CATEGORY_RANGES:
+        ranges: List[Tuple[int, int]] = []
+        for code in range(0x110000):
+            if 0xD800 <= code <= 0xDFFF:
+                continue
+            if unicodedata.category(chr(code)).startswith(name):
+                if ranges and ranges[-1][1] == code - 1:
+                    ranges[-1] = (ranges[-1][0], code)
+                else:
+                    ranges.append((code, code))
+        _CATEGORY_RANGES[name] = ranges
+    return _CATEGORY_RANGES[name]
+
+
+def _complement(ranges: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
+    out, start = [], 0
+    for low, high in ranges:
+        if low > start:
+            out.append((start, low - 1))
+        start = high + 1
+    if start <= 0x10FFFF:
+        out.append((start, 0x10FFFF))
+    return out
+
+
+def _class_text(ranges: List[Tuple[int, int]]) -> str:
+    return "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in ranges)
+
+
+def compile_iregexp(pattern: str) -> "re.Pattern[str]":
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= len(pattern):
+                raise ValueError("trailing backslash")
+            e = pattern[i + 1]
+            if e in "pP":
+                end = pattern.index("}", i)
+                ranges = _category_ranges(pattern[i + 3:end])
+                if e == "P":
+                    ranges = _complement(ranges)
+                out.append(_class_text(ranges) if in_class else "[" + _class_text(ranges) + "]")
+                i = end + 1
+                continue
+            if e not in "nrt().*+?[]{}|\\^-":
+                raise ValueError("unknown escape")
+            out.append("\\" + e)
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+            out.append(c)
+        elif c == "[":
+            in_class = True
+            out.append(c)
+            if pattern[i + 1:i + 2] == "^":
+                out.append("^")
+                i += 1
+        elif c == ".":
+            out.append("[^\\n\\r]")
+        elif c in "^$":
+            out.append("\\" + c)
+        else:
+            out.append(c)
+        i += 1
+    return re.compile("".join(out))
+
+
+# ----------------------------------------------------------------------------------------------
 # Rules
 
 
@@ -676,7 +755,7 @@ OPS.update({
     "convertKeys": {"to": (("camelCase", "snake_case", "kebab-case"), "camelCase"), "path": ("path", "$"), "deep": ("bool", True),
                     "exclude": ("paths", [])},
     "renameKeys": {"map": ("map", REQUIRED), "path": ("path", "$"), "deep": ("bool", False)},
-    "remove": {"path": ("path", REQUIRED)},
+    "remove": {"path": ("path", REQUIRED), "matching": ("regexp", None)},
     "default": {"path": ("path", "$"), "key": ("string", REQUIRED), "value": ("any", REQUIRED)},
     "coerce": {
         "path": ("path", REQUIRED), "to": (("number", "integer", "string", "boolean"), "number"),
@@ -740,6 +819,13 @@ def compile_rules(document: Any) -> List[Rule]:
             elif kind == "bool":
                 if not isinstance(value, bool):
                     raise invalid(index, f"param {name!r} must be a boolean")
+            elif kind == "regexp":
+                if not isinstance(value, str):
+                    raise invalid(index, f"param {name!r} must be a string")
+                try:
+                    value = compile_iregexp(value)
+                except (ValueError, re.error) as error:
+                    raise invalid(index, f"invalid I-Regexp: {error}")
             elif kind == "paths":
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                     raise invalid(index, f"param {name!r} must be an array of paths")
@@ -765,7 +851,7 @@ def compile_rules(document: Any) -> List[Rule]:
                 if default is REQUIRED:
                     raise invalid(index, f"missing required param {name!r}")
                 params[name] = compile_path(default) if kind == "path" and default is not None else default
-        if op == "remove" and params["path"].is_root:
+        if op == "remove" and params["path"].is_root and params["matching"] is None:
             raise invalid(index, "remove cannot remove the document itself")
         if op == "keyedToArray" and params["nonObject"] == "wrap" and params["valueKey"] == params["idKey"]:
             raise invalid(index, "valueKey and idKey must differ when nonObject is wrap")
@@ -952,6 +1038,14 @@ def op_rename_keys(rule: Rule, document: Any) -> Any:
 
 
 def op_remove(rule: Rule, document: Any) -> Any:
+    matching = rule["matching"]
+    if matching is not None:
+        for location, _, _ in edit_order(select(rule["path"], document)):
+            value = get(document, location)
+            if isinstance(value, dict):
+                for name in [n for n in value if matching.fullmatch(n)]:
+                    del value[name]
+        return document
     for location, _, _ in edit_order(select(rule["path"], document)):
         parent = get(document, location[:-1])
         del parent[location[-1]]

@@ -139,7 +139,11 @@ def gen_rule(rng: random.Random) -> Dict[str, Any]:
         maybe(rng, rule, "path", PATHS)
         maybe(rng, rule, "deep", [True, False])
     elif op == "remove":
-        rule["path"] = rng.choice(PATHS[1:])
+        if rng.random() < 0.3:
+            rule["path"] = rng.choice(PATHS)
+            rule["matching"] = rng.choice([".*_url", "a.*", "x_y|id", "[a-z]+", "\\p{Lu}.*", ".*", "[^a]", "(x|a)_?[yb]?"])
+        else:
+            rule["path"] = rng.choice(PATHS[1:])
     elif op == "default":
         maybe(rng, rule, "path", PATHS)
         rule["key"] = rng.choice(NAMES)
