@@ -112,6 +112,25 @@ import Testing
 
     // Row 9: descendants then a name, on a large object.
 
+    /// A filter that reads the whole document for each element is quadratic: the work limit stops
+    /// it, with its error, at once; filters that compare small containers or search strings stay
+    /// within it.
+    @Test func quadraticFiltersMeetTheWorkLimit() throws {
+        let input = "[" + (0..<20_000).map { #"{"x":\#($0),"y":[\#($0),{"z":"\#($0)"}]}"# }.joined(separator: ",") + "]"
+        for path in ["$[?count($..*) > 0 && @.x]", "$[?@ == $[-1]]", "$[?@.y == $[-1].y]", "$..[?search(@, '1.*2')]"] {
+            let quotedPath = String(decoding: try JSONValue.string(path).json(), as: UTF8.self)
+            let rules = try Rules(json: #"[{"op":"remove","path":\#(quotedPath)}]"#, limits: Limits(maxWork: 2_000_000))
+            let started = ContinuousClock.now
+            let result = Result { () throws(ReshapeError) in try rules.apply(to: input) }
+            #expect(ContinuousClock.now - started < .seconds(5), "\(path)")
+            if case .failure(let error) = result {
+                #expect(error == ReshapeError(.limitExceeded, "the rules need more than 2000000 steps of work on this document (the work limit)"))
+            } else if path.contains("count") {
+                Issue.record("\(path) finished within the work limit")
+            }
+        }
+    }
+
     @Test func descendantsThenANameOnALargeObjectStayLinear() throws {
         // The work limit holds each rule to a few steps per value (scans of an object's members are
         // steps too); finding each match's position by scanning the large object, as before, took

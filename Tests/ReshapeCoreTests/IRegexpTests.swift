@@ -14,7 +14,7 @@ import Testing
         ("[-a]+", "-a-", true, true), ("[a-]+", "a-", true, true), ("\\p{Lu}\\p{Ll}*", "Éclair", true, true),
         ("\\p{L}+", "日本", true, true), ("\\P{L}", "1", true, true), ("\\P{L}", "x", false, false),
         ("[\\p{N}_]+", "12_3", true, true), (".*_url", "avatar_url", true, true), (".*_url", "url", false, false),
-        ("$^", "$^", true, true), ("a|", "", true, true), ("\\.", ".", true, true), ("\\.", "x", false, false),
+        ("[$]\\^", "$^", true, true), ("^ab", "xab", false, false), ("ab$", "xab", false, true), ("ab$", "abx", false, false), ("^ab", "abx", false, true), ("a|", "", true, true), ("\\.", ".", true, true), ("\\.", "x", false, false),
         ("[\\-\\]]", "]", true, true), ("\\t\\n\\r", "\t\n\r", true, true), ("(a|b)*c", "ababab", false, false),
         ("\\p{Nd}{3}", "١٢٣", true, true), ("x{0}", "", true, true), ("(((a)))", "a", true, true),
         ("[.]", ".", true, true), ("[.]", "a", false, false), ("\\p{Zs}", "\u{00A0}", true, true),

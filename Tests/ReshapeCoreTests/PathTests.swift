@@ -45,11 +45,15 @@ import Testing
         ("$['a]", "unterminated string"),
         (#"$['\q']"#, #"invalid escape '\q' in a name"#),
         (#"$['\ud800']"#, #"lone high surrogate in a \u escape"#),
-        ("$[@.a]", "unexpected '@' in brackets; expected 'name', n or *"),
+        ("$[@.a]", "unexpected '@' in brackets; expected 'name', *, an index, a slice or a filter"),
         ("@.a", "a path must start with '$'"),
         ("", "the path is empty; it must start with '$'"),
-        ("$.a[:]", "slices ('start:end:step') are not supported"),
-        ("$[1,2]", "unions (several selectors in one bracket) are not supported"),
+        ("$[?@.a == @.*]", "a compared query must select at most one node"),
+        ("$[?count(1) > 0]", "count() needs a query, found a literal"),
+        ("$[?match(@.a)]", "match() takes 2 arguments, found 1"),
+        ("$[?foo(@)]", "unknown function \"foo\""),
+        ("$[?@.a == True]", "unexpected 'T' in a filter"), ("$[?@.a == nul]", "unknown word \"nul\" in a filter"),
+        ("$[1,]", "unexpected ']' in brackets"),
         ("$.length()", "unexpected '(' in a member name; write ['length…'] for names with such characters"),
     ])
     func invalidPathsAreExplained(path: String, message: String) {

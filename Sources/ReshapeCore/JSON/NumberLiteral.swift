@@ -143,6 +143,33 @@ struct NumberLiteral {
         return key
     }
 
+    /// The order of two number literals by their exact values: negative, 0 or positive.
+    static func compareExactly(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let x = decimal(of: a)
+        let y = decimal(of: b)
+        let xSign = x.digits.isEmpty ? 0 : (x.negative ? -1 : 1)
+        let ySign = y.digits.isEmpty ? 0 : (y.negative ? -1 : 1)
+        if xSign != ySign { return xSign < ySign ? -1 : 1 }
+        if xSign == 0 { return 0 }
+        // Same sign: compare magnitudes, by the power of ten of the leading digit, then digit by digit.
+        let xTop = x.exponent + x.digits.count
+        let yTop = y.exponent + y.digits.count
+        var magnitude = 0
+        if xTop != yTop {
+            magnitude = xTop < yTop ? -1 : 1
+        } else {
+            for position in 0..<max(x.digits.count, y.digits.count) {
+                let dx = position < x.digits.count ? x.digits[position] : UInt8(ascii: "0")
+                let dy = position < y.digits.count ? y.digits[position] : UInt8(ascii: "0")
+                if dx != dy {
+                    magnitude = dx < dy ? -1 : 1
+                    break
+                }
+            }
+        }
+        return xSign * magnitude
+    }
+
     /// A new node for this literal: an integer when it fits in 64 bits, a real when a double holds
     /// it (shortest round trip), otherwise the exact text as a raw number.
     func makeNode() throws(ReshapeError) -> Node {

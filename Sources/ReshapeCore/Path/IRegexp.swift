@@ -4,8 +4,11 @@
 /// match take exponential time).
 ///
 /// Patterns are sequences of Unicode scalars; `.` matches any scalar but `\n` and `\r`; `\p{..}`
-/// and `\P{..}` name Unicode general categories. There are no anchors: `matches` asks whether the
-/// whole text matches, `occurs` whether some part of it does.
+/// and `\P{..}` name Unicode general categories. `matches` asks whether the whole text matches,
+/// `occurs` whether some part of it does. RFC 9485's grammar makes `^` and `$` ordinary
+/// characters, but the JSONPath compliance suite reads them as anchors (`match(@, '^ab.*')` holds
+/// for `"abc"`), as every regular expression engine the RFC maps to does: outside brackets they
+/// assert the start and the end of the text (write `\^` or `[$]` for the characters).
 struct IRegexp: Sendable {
     /// A pattern that cannot be compiled: the message and the 1-based character where it went wrong.
     struct Failure: Error {
@@ -28,6 +31,8 @@ struct IRegexp: Sendable {
         case scalar(ScalarSet)
         case split(Int, Int)
         case jump(Int)
+        /// `^`, `$`: go on only at the start, or at the end, of the text.
+        case atStart, atEnd
         case match
     }
 
@@ -55,21 +60,22 @@ struct IRegexp: Sendable {
     }
 
     private func run<Text: Sequence>(_ text: Text, anywhere: Bool) -> Bool where Text.Element == Unicode.Scalar {
+        let scalars = Array(text)
         var current = StateSet(capacity: program.count)
         var next = StateSet(capacity: program.count)
         var stack: [Int] = []
-        addClosure(0, to: &current, stack: &stack)
+        addClosure(0, to: &current, stack: &stack, at: 0, of: scalars.count)
         if anywhere && current.contains(program.count - 1) { return true }
-        for scalar in text {
+        for (position, scalar) in scalars.enumerated() {
             if current.isEmpty && !anywhere { return false }
             next.removeAll()
             for pc in current.members {
                 if case .scalar(let set) = program[pc], set.contains(scalar) {
-                    addClosure(pc + 1, to: &next, stack: &stack)
+                    addClosure(pc + 1, to: &next, stack: &stack, at: position + 1, of: scalars.count)
                 }
             }
             if anywhere {
-                addClosure(0, to: &next, stack: &stack)
+                addClosure(0, to: &next, stack: &stack, at: position + 1, of: scalars.count)
                 if next.contains(program.count - 1) { return true }
             }
             swap(&current, &next)
@@ -77,8 +83,9 @@ struct IRegexp: Sendable {
         return current.contains(program.count - 1)
     }
 
-    /// Adds `start` and every instruction reached from it without reading a scalar.
-    private func addClosure(_ start: Int, to set: inout StateSet, stack: inout [Int]) {
+    /// Adds `start` and every instruction reached from it without reading a scalar, at `position`
+    /// in a text of `count` scalars.
+    private func addClosure(_ start: Int, to set: inout StateSet, stack: inout [Int], at position: Int, of count: Int) {
         stack.append(start)
         while let pc = stack.popLast() {
             guard set.insert(pc) else { continue }
@@ -87,6 +94,8 @@ struct IRegexp: Sendable {
             case .split(let first, let second):
                 stack.append(second)
                 stack.append(first)
+            case .atStart: if position == 0 { stack.append(pc + 1) }
+            case .atEnd: if position == count { stack.append(pc + 1) }
             case .scalar, .match: break
             }
         }
@@ -189,6 +198,7 @@ private struct ScalarSet: Sendable {
 /// A parsed pattern.
 private indirect enum RegexTree {
     case set(ScalarSet)
+    case anchor(atEnd: Bool)
     case sequence([RegexTree])
     case alternatives([RegexTree])
     case repeated(RegexTree, min: Int, max: Int?)
@@ -281,6 +291,12 @@ private struct Parser {
         case ".":
             index += 1
             return .set(ScalarSet(items: [.any]))
+        case "^":
+            index += 1
+            return .anchor(atEnd: false)
+        case "$":
+            index += 1
+            return .anchor(atEnd: true)
         case "[":
             return .set(try parseClass())
         case "\\":
@@ -407,6 +423,8 @@ private struct Compiler {
         switch tree {
         case .set(let set):
             program.append(.scalar(set))
+        case .anchor(let atEnd):
+            program.append(atEnd ? .atEnd : .atStart)
         case .sequence(let items):
             for item in items { try emit(item) }
         case .alternatives(let branches):

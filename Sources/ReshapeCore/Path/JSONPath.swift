@@ -1,12 +1,19 @@
-/// A compiled JSONPath: the RFC 9535 subset that rules use.
+/// A compiled JSONPath: RFC 9535 queries.
 ///
-/// `$`, `.name`, `['name']`/`["name"]`, `[n]` and `[-n]`, `.*`/`[*]`, `..name`, `..*` (and
-/// `..['name']`, `..[n]`, `..[*]`). Filters, slices and unions are rejected when rules are compiled.
+/// `$`, `.name`, `['name']`/`["name"]`, `[n]` and `[-n]`, `.*`/`[*]`, slices `[start:end:step]`,
+/// filters `[?expression]`, unions of several selectors in one bracket (`['a','b']`, `[0,2]`), each
+/// as a child segment or after `..` for every descendant.
 struct JSONPath: Sendable, CustomStringConvertible {
-    enum Selector: Sendable {
+    indirect enum Selector: Sendable {
         case name(MemberName)
         case index(Int)
         case wildcard
+        /// `[start:end:step]`: nil where the slice leaves it out.
+        case slice(start: Int?, end: Int?, step: Int?)
+        /// `[?expression]`: the children for which the expression holds.
+        case filter(FilterExpression)
+        /// Several selectors in one bracket (none a union): their results, selector by selector.
+        case union([Selector])
     }
 
     enum Segment: Sendable {
@@ -14,6 +21,12 @@ struct JSONPath: Sendable, CustomStringConvertible {
         case child(Selector)
         /// Selects among the descendants of each input node.
         case descendant(Selector)
+
+        var selector: Selector {
+            switch self {
+            case .child(let selector), .descendant(let selector): selector
+            }
+        }
     }
 
     /// The text the path was compiled from.
@@ -25,9 +38,28 @@ struct JSONPath: Sendable, CustomStringConvertible {
     /// True when the path can select at most one node: only names and indices, no wildcard or `..`.
     var isSingular: Bool {
         segments.allSatisfy { segment in
-            if case .child(let selector) = segment, case .wildcard = selector { return false }
-            if case .descendant = segment { return false }
-            return true
+            guard case .child(let selector) = segment else { return false }
+            switch selector {
+            case .name, .index: return true
+            default: return false
+            }
+        }
+    }
+
+    /// True when a filter of the path reads the document's root (`$`): what it selects in one part
+    /// of the document depends on the rest.
+    var readsRoot: Bool {
+        segments.contains { $0.selector.readsRoot }
+    }
+
+    /// True when the path has selectors beyond names, indices and wildcards (slices, filters,
+    /// unions), which only the tree follows.
+    var hasComplexSelectors: Bool {
+        segments.contains { segment in
+            switch segment.selector {
+            case .name, .index, .wildcard: false
+            default: true
+            }
         }
     }
 

@@ -18,11 +18,11 @@ struct PathMatcher: Sendable {
     /// The states in which a descendant segment waits: kept through every step.
     private let waiting: States
 
-    /// Nil for a path the automaton cannot follow: more than 62 segments, or an index counted
-    /// from the end (which needs the array's length before its elements).
+    /// Nil for a path the automaton cannot follow: more than 62 segments, an index counted from
+    /// the end (which needs the array's length before its elements), a slice, a union or a filter.
     init?(_ path: JSONPath) {
         segments = path.segments
-        guard segments.count < 63 else { return nil }
+        guard segments.count < 63, !path.hasComplexSelectors else { return nil }
         var waiting: States = 0
         for (offset, segment) in segments.enumerated() {
             switch segment {
@@ -53,7 +53,7 @@ struct PathMatcher: Sendable {
             switch selector {
             case .wildcard: true
             case .name(let member): nameHashes[offset] == hash && member.bytes.sameBytes(as: name)
-            case .index: false
+            default: false
             }
         }
     }
@@ -63,8 +63,8 @@ struct PathMatcher: Sendable {
         step(states) { _, selector in
             switch selector {
             case .wildcard: true
-            case .name: false
             case .index(let wanted): wanted == index
+            default: false
             }
         }
     }

@@ -83,6 +83,7 @@ extension Selection {
         of parent: Int32, _ selector: JSONPath.Selector, into next: inout [Int32], path: JSONPath
     ) throws(ReshapeError) {
         let node = records[Int(parent)].node
+        let first = records.count
         if node.isObject {
             try reserve(node.objectCount, path: path)
             var ordinal: Int32 = 0
@@ -90,12 +91,7 @@ extension Selection {
             while let current = iterator {
                 if let value = json_object_iter_value(current) {
                     let key = KeyBytes(start: json_object_iter_key(current), count: json_object_iter_key_len(current))
-                    let child = add(value, parent: parent, key: key, index: 0, ordinal: ordinal)
-                    switch selector {
-                    case .wildcard: next.append(child)
-                    case .name(let name) where key.elementsEqual(name.bytes): next.append(child)
-                    default: break
-                    }
+                    _ = add(value, parent: parent, key: key, index: 0, ordinal: ordinal)
                 }
                 ordinal &+= 1
                 iterator = json_object_iter_next(node, current)
@@ -103,13 +99,51 @@ extension Selection {
         } else if node.isArray {
             let count = node.arrayCount
             try reserve(count, path: path)
-            var wanted = -1
-            if case .index(let index) = selector { wanted = index >= 0 ? index : count + index }
             for index in 0..<count {
                 guard let value = node.storedElement(index) else { continue }
-                let child = add(value, parent: parent, key: nil, index: index, ordinal: Int32(truncatingIfNeeded: index))
-                if case .wildcard = selector { next.append(child) } else if index == wanted { next.append(child) }
+                _ = add(value, parent: parent, key: nil, index: index, ordinal: Int32(truncatingIfNeeded: index))
             }
+        }
+        let start = next.count
+        try pick(selector, among: first..<records.count, of: node, into: &next)
+        // A union may pick a child twice: a rule that edits edits it once.
+        if mode == .locations, case .union = selector, next.count - start > 1 {
+            var seen = Set<Int32>()
+            let picked = next[start...].filter { seen.insert($0).inserted }
+            next.removeSubrange(start...)
+            next += picked
+        }
+    }
+
+    /// Appends the children (records `children`, all of `parent`'s, in order) that `selector` picks.
+    private mutating func pick(
+        _ selector: JSONPath.Selector, among children: Range<Int>, of parent: Node, into next: inout [Int32]
+    ) throws(ReshapeError) {
+        switch selector {
+        case .wildcard:
+            for child in children { next.append(Int32(child)) }
+        case .name(let name):
+            guard parent.isObject else { return }
+            for child in children where records[child].key.map({ $0.elementsEqual(name.bytes) }) == true {
+                next.append(Int32(child))
+            }
+        case .index(let wanted):
+            guard parent.isArray else { return }
+            let index = wanted >= 0 ? wanted : children.count + wanted
+            if index >= 0, index < children.count { next.append(Int32(children.lowerBound + index)) }
+        case .slice(let start, let end, let step):
+            guard parent.isArray,
+                let indices = JSONPath.Selector.sliceIndices(start: start, end: end, step: step, count: children.count)
+            else { return }
+            for index in indices { next.append(Int32(children.lowerBound + index)) }
+        case .filter(let expression):
+            let evaluator = FilterEvaluator(root: records[0].node, document: document)
+            for child in children {
+                try materialize(Int32(child))
+                if try evaluator.holds(expression, on: records[child].node) { next.append(Int32(child)) }
+            }
+        case .union(let selectors):
+            for inner in selectors { try pick(inner, among: children, of: parent, into: &next) }
         }
     }
 
@@ -130,8 +164,8 @@ extension Selection {
             guard index >= 0, index < count, let child = node.storedElement(index) else { return }
             try reserve(1, path: path)
             next.append(add(child, parent: input, key: nil, index: index, ordinal: Int32(truncatingIfNeeded: index)))
-        case .wildcard:
-            try recordChildren(of: input, .wildcard, into: &next, path: path)
+        default:
+            try recordChildren(of: input, selector, into: &next, path: path)
         }
     }
 

@@ -42,7 +42,7 @@ extension JSONPath {
                 }
                 node = child
                 path.append(index: index)
-            case .wildcard:
+            default:
                 break
             }
         }

@@ -45,8 +45,9 @@ struct RawAccess {
 }
 
 extension JSONPath {
-    /// The depth of every node this path selects, or nil when it has `..` and can select at any depth.
+    /// The depth of every node this path selects, or nil when it has `..` and can select at any
+    /// depth, or a filter, which looks below the nodes it selects.
     var fixedDepth: Int? {
-        descendantSegmentCount == 0 ? segments.count : nil
+        descendantSegmentCount == 0 && !segments.contains(where: { $0.selector.hasFilter }) ? segments.count : nil
     }
 }

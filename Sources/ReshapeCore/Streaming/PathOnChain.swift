@@ -42,13 +42,21 @@ struct PathOnChain {
         var records = false
         for state in states where state < segments.count {
             if state == segments.count - 1 { records = true }
-            switch segments[state] {
-            case .child(let selector), .descendant(let selector):
-                if case .index(let index) = selector {
+            let selectors: [JSONPath.Selector]
+            if case .union(let inner) = segments[state].selector { selectors = inner } else { selectors = [segments[state].selector] }
+            for selector in selectors {
+                switch selector {
+                case .index(let index):
                     indexes = true
                     if index < 0 { fromEnd = true }
+                case .slice(let start, let end, let step):
+                    indexes = true
+                    if (start ?? 0) < 0 || (end ?? 0) < 0 || (step ?? 1) < 0 { fromEnd = true }
+                case .name:
+                    names = true
+                default:
+                    break
                 }
-                if case .name = selector { names = true }
             }
         }
         selectedDepths = selected
@@ -65,7 +73,9 @@ struct PathOnChain {
         switch selector {
         case .wildcard: true
         case .name(let member): member.bytes.elementsEqual(name)
-        case .index: false  // The chain's nodes above the collection are objects.
+        case .index, .slice: false  // The chain's nodes above the collection are objects.
+        case .filter: true  // It may hold for the member: as if it did.
+        case .union(let selectors): selectors.contains { selects($0, name: name) }
         }
     }
 }

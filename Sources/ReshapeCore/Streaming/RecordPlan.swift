@@ -129,6 +129,7 @@ struct RecordPlan: Sendable {
         /// a record by the records around it (whole document); else `decide`'s, which gets what
         /// the path selects on the chain and may move the collection.
         mutating func along(_ path: JSONPath, _ decide: (inout Step, PathReach) -> Verdict) -> Verdict {
+            if path.readsRoot { return .wholeDocument("a filter reads $: what it selects in a record depends on the others") }
             let reach = PathReach(PathOnChain(path, chain: chain), depth: chain.count)
             if kind == .array && reach.onChain.indexesRecords {
                 return .wholeDocument(

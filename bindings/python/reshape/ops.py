@@ -13,13 +13,17 @@ are written here (the test suite runs them).
 Paths
 -----
 
-Paths are the subset of RFC 9535 JSONPath that reshaping needs: ``$`` (the document), ``.name``
-or ``['name']`` (a member), ``[n]`` and ``[-n]`` (an element, from the end when negative),
-``.*`` and ``[*]`` (every member or element), ``..name`` and ``..*`` (the same at any depth).
-Filters, slices and unions are refused. A rule selects its locations before it edits any, then
-edits each once, deepest first; a path that selects nothing does nothing (only ``unwrap`` treats a
-missing singular path as an error). Errors name the failing value by its normalized path:
-``$['users']['-Nx1'][0]``.
+Paths are RFC 9535 JSONPath queries: ``$`` (the document), ``.name`` or ``['name']`` (a member),
+``[n]`` and ``[-n]`` (an element, from the end when negative), ``.*`` and ``[*]`` (every member or
+element), slices ``[start:end:step]``, unions ``['a','b']``, filters ``[?@.price > 10 && @.tags]``
+(comparisons, ``&&``, ``||``, ``!``, and the functions ``length``, ``count``, ``value``, ``match``
+and ``search``), and ``..`` before any of them for every descendant. A rule selects its locations
+before it edits any, then edits each once, deepest first; a path that selects nothing does nothing
+(only ``unwrap`` treats a missing singular path as an error). Errors name the failing value by its
+normalized path: ``$['users']['-Nx1'][0]``.
+
+>>> reshape.apply([{"op": "remove", "path": "$[?@ == null]"}], '[{"id": 1}, null, {"id": 2}]')
+b'[{"id":1},{"id":2}]'
 
 unwrap
 ------

@@ -218,7 +218,8 @@ def _escape_normal(c: str) -> str:
 
 
 # ----------------------------------------------------------------------------------------------
-# Paths: the RFC 9535 subset
+# Paths: the RFC 9535 subset the generated rules use (no filters, slices or unions: the compliance
+# suite checks those through the engine, Tests/jsonpath-cts)
 
 
 class PathError(Exception):
@@ -656,7 +657,8 @@ def coerce_value(value: Any, to: str) -> Any:
 
 # ----------------------------------------------------------------------------------------------
 # I-Regexp (RFC 9485), translated to Python's re: '.' is any character but \n and \r, \p{..} and
-# \P{..} become classes of the code points of those Unicode categories, '^' and '$' are characters.
+# \P{..} become classes of the code points of those Unicode categories, '^' and '$' anchors (as the
+# JSONPath compliance suite reads them).
 
 _CATEGORY_RANGES: Dict[str, List[Tuple[int, int]]] = {}
 
@@ -724,8 +726,8 @@ def compile_iregexp(pattern: str) -> "re.Pattern[str]":
                 i += 1
         elif c == ".":
             out.append("[^\\n\\r]")
-        elif c in "^$":
-            out.append("\\" + c)
+        elif c == "$":
+            out.append("\\Z")
         else:
             out.append(c)
         i += 1

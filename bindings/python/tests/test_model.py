@@ -186,7 +186,7 @@ def invalidate(rng: random.Random, rule: Dict[str, Any]) -> Dict[str, Any]:
     elif kind == 3:
         rule = {"op": "coerce", "path": "$.a", "onFail": "nul"}
     elif kind == 4:
-        rule = {"op": "remove", "path": rng.choice(["$", "$.items[?@.x]", "$[0:2]", "$['a','b']", "data", "$.a ", " $.a", "$.book-list", "$[01]", "$..", "$.a."])}
+        rule = {"op": "remove", "path": rng.choice(["$", "$.items[?@.x ==]", "$[0:2:]x", "$['a',]", "data", "$.a ", " $.a", "$.book-list", "$[01]", "$..", "$.a."])}
     elif kind == 5:
         rule = {"op": "keyedToArray", "nonObject": "wrap", "idKey": "value"}
     else:
@@ -371,6 +371,8 @@ def test_model_agrees_with_the_fixtures():
     for folder in sorted(fixtures.iterdir()):
         if (folder / "options.json").exists() or folder.name.startswith(("limit-", "invalid-json", "rules-document")):
             continue
+        if folder.name.startswith("path-"):
+            continue  # filters, slices and unions: the model's paths are the subset (see compile_path)
         rules_text = (folder / "rules.json").read_text(encoding="utf-8")
         input_text = (folder / "input.json").read_text(encoding="utf-8").lstrip("\ufeff")
         if input_text.count("{") + input_text.count("[") > 100:

@@ -1,0 +1,85 @@
+/// Bytes two values share exactly when they are equal as JSON (`mapValues`, filters' `==`): a letter for the
+/// kind, numbers by `NumberLiteral.valueKey`, strings and names by length and bytes, object
+/// members sorted by name. Built with an explicit stack, never recursion.
+enum ValueKey {
+    /// The key of `node`.
+    static func of(_ node: Node) throws(ReshapeError) -> [UInt8] {
+        var key: [UInt8] = []
+        try append(node, to: &key, charging: nil)
+        return key
+    }
+
+    static func append(_ root: Node, to key: inout [UInt8], charging document: Document?) throws(ReshapeError) {
+        enum Frame {
+            case elements(Node, next: Int)
+            case members([(name: [UInt8], value: Node)], next: Int)
+        }
+        var stack: [Frame] = []
+        // Trees made here of raw text (a value the selection did not make a tree; values below
+        // come through the accessors that make them trees in place).
+        var made: [Node] = []
+        defer { for node in made { Make.release(node) } }
+        var value: Node? = root
+        while true {
+            if let node = value {
+                value = nil
+                try document?.charge(1)
+                switch node.kind {
+                case .null: key.append(UInt8(ascii: "n"))
+                case .bool: key.append(node.isTrue ? UInt8(ascii: "t") : UInt8(ascii: "f"))
+                case .integer: number(Array(String(node.integerValue).utf8), to: &key)
+                case .real: number(Array(NumberText.text(of: node.realValue).utf8), to: &key)
+                case .rawNumber: number(Array(node.rawText), to: &key)
+                case .string:
+                    let bytes = node.stringBytes
+                    try document?.charge(bytes.count / 16)
+                    text(bytes, to: &key)
+                case .array, .rawArray:
+                    let array = node.kind == .array ? node : try RawValue.tree(of: node)
+                    if array != node { made.append(array) }
+                    key.append(UInt8(ascii: "["))
+                    stack.append(.elements(array, next: 0))
+                case .object, .rawObject:
+                    let object = node.kind == .object ? node : try RawValue.tree(of: node)
+                    if object != node { made.append(object) }
+                    var members: [(name: [UInt8], value: Node)] = []
+                    try object.forEachMember { (name, member) throws(ReshapeError) in members.append((Array(name), member)) }
+                    members.sort { $0.name.lexicographicallyPrecedes($1.name) }
+                    key.append(UInt8(ascii: "{"))
+                    stack.append(.members(members, next: 0))
+                }
+            }
+            guard let top = stack.popLast() else { return }
+            switch top {
+            case .elements(let array, let next):
+                if let element = try array.element(next) {
+                    stack.append(.elements(array, next: next + 1))
+                    value = element
+                } else {
+                    key.append(UInt8(ascii: "]"))
+                }
+            case .members(let members, let next):
+                if next < members.count {
+                    stack.append(.members(members, next: next + 1))
+                    members[next].name.withUnsafeBytes { text($0, to: &key) }
+                    value = members[next].value
+                } else {
+                    key.append(UInt8(ascii: "}"))
+                }
+            }
+        }
+    }
+
+    private static func number(_ text: [UInt8], to key: inout [UInt8]) {
+        key.append(UInt8(ascii: "#"))
+        key += text.withUnsafeBytes { NumberLiteral.valueKey(of: $0) }
+        key.append(UInt8(ascii: ";"))
+    }
+
+    private static func text(_ bytes: UnsafeRawBufferPointer, to key: inout [UInt8]) {
+        key.append(UInt8(ascii: "s"))
+        key += Array(String(bytes.count).utf8)
+        key.append(UInt8(ascii: ":"))
+        key += bytes
+    }
+}
