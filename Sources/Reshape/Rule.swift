@@ -88,7 +88,7 @@ public enum Rule: Sendable, Hashable {
     /// - Parameter path: The values to look at; every value below the document by default.
     case emptyArrayToNull(path: String = "$..*")
     /// Each selected object keeps only the members named in `members`, in their order in the
-    /// object; a selected value that is not an object is an error.
+    /// object; a selected `null` stays, any other value that is not an object is an error.
     /// - Parameters:
     ///   - members: The names of the members to keep (required).
     ///   - path: The objects to trim.

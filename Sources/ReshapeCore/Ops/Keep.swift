@@ -1,6 +1,6 @@
 /// `keep`: each selected object keeps only the members named in `members`, in their order in the
-/// object (for APIs that send sixty members where six are used). A selected value that is not an
-/// object is an error.
+/// object (for APIs that send sixty members where six are used). A selected `null` stays `null`;
+/// any other value that is not an object is an error.
 struct Keep: PathOperation {
     static let name = "keep"
     let path: JSONPath
@@ -25,6 +25,7 @@ struct Keep: PathOperation {
         // Deepest and latest first, as every edit: the error reported is the same on any route.
         for match in try selection.editOrder() {
             let object = selection.node(match)
+            if object.isNull { continue }
             guard object.isObject else {
                 throw ReshapeError(.ruleFailed, "expected an object, found \(object.kind.described)", path: selection.path(of: match))
             }

@@ -3,8 +3,8 @@
 /// passed on, its name nor its value.
 final class MemberDropping: RecordFilter {
     @exclusivity(unchecked) var cursor: PathCursor
-    /// A selected value that is not an object makes the record take its tree (which names the
-    /// error), rather than passing on as it is.
+    /// A selected value that is neither an object nor `null` makes the record take its tree
+    /// (which names the error), rather than passing on as it is.
     let nonObjectsNeedTheTree: Bool
     let drops: (RecordToken) -> Bool
     let next: any RecordFilter
@@ -58,7 +58,8 @@ final class MemberDropping: RecordFilter {
         case .objectEnd, .arrayEnd:
             selected.removeLast()
         default:
-            guard !(nonObjectsNeedTheTree && cursor.selects(states)) else { return false }
+            // A selected null stays as it is.
+            guard !(nonObjectsNeedTheTree && token.kind != .null && cursor.selects(states)) else { return false }
         }
         return next.take(token)
     }

@@ -211,7 +211,8 @@ keep
 ----
 
 Each selected object keeps only the members named in ``members``, in their order in the object (a
-name not in the object is ignored). A selected value that is not an object is an error.
+name not in the object is ignored). A selected null stays null; any other value that is not an
+object is an error.
 
 - ``path`` ("$"): the objects to trim.
 - ``members`` (required): a list of names: the members to keep.

@@ -1090,6 +1090,8 @@ def op_keep(rule: Rule, document: Any) -> Any:
     members = set(rule["members"])
     for location, _, _ in edit_order(select(rule["path"], document)):
         value = get(document, location)
+        if value is None:
+            continue
         if not isinstance(value, dict):
             raise _Fail(location, "expected an object")
         document = put(document, location, {k: v for k, v in value.items() if k in members})

@@ -371,10 +371,10 @@ def test_model_agrees_with_the_fixtures():
     for folder in sorted(fixtures.iterdir()):
         if (folder / "options.json").exists() or folder.name.startswith(("limit-", "invalid-json", "rules-document")):
             continue
-        if folder.name.startswith("path-"):
-            continue  # filters, slices and unions: the model's paths are the subset (see compile_path)
         rules_text = (folder / "rules.json").read_text(encoding="utf-8")
         input_text = (folder / "input.json").read_text(encoding="utf-8").lstrip("\ufeff")
+        if folder.name.startswith("path-") or any(t in rules_text for t in ("[?", "','", ":]")):
+            continue  # filters, slices, unions: the model's paths are the subset (see compile_path)
         if input_text.count("{") + input_text.count("[") > 100:
             continue  # the model selects naively: $..*..*..* on 400 levels is too slow for it
         got = predicted(rules_text, input_text)
