@@ -102,6 +102,18 @@ def number_text(value):
 
 
 KEPT = {"id", "displayName", "plan", "profile"}
+PLANS = {"free": 0, "pro": 1, "": None}
+
+
+def flattened(record, member):
+    """flatten: the member object's members in its place (a null member removed)."""
+    out = {}
+    for name, value in record.items():
+        if name != member:
+            out[name] = value
+        elif value is not None:
+            out.update(value)
+    return out
 
 OPS = {
     "KEYED": keyed,
@@ -114,6 +126,10 @@ OPS = {
     "WRAP": lambda data: {"users": keyed(data)},
     "EMPTYARRAY": lambda data: [{**record, "tags": record["tags"] or None} for record in keyed(data)],
     "KEEP": lambda data: [{n: m for n, m in record.items() if n in KEPT} for record in keyed(data)],
+    "HOIST": lambda data: [{**record, "avatar": None if record["avatar"] is None else record["avatar"].get("url")}
+                           for record in keyed(data)],
+    "FLATTEN": lambda data: [flattened(record, "profile") for record in keyed(data)],
+    "MAPVALUES": lambda data: [{**record, "plan": PLANS.get(record["plan"], record["plan"])} for record in keyed(data)],
     "MIXED1": lambda data: {"data": [
         {**record, "createdAt": str(record["createdAt"])}
         for record in (renamed(with_default({"id": key, **{n: m for n, m in value.items() if n != "avatar"}}, "role", "user"),

@@ -25,8 +25,8 @@ enum ValueKey {
                 value = nil
                 try document?.charge(1)
                 switch node.kind {
-                case .null: key.append(UInt8(ascii: "n"))
-                case .bool: key.append(node.isTrue ? UInt8(ascii: "t") : UInt8(ascii: "f"))
+                case .null: null(to: &key)
+                case .bool: bool(node.isTrue, to: &key)
                 case .integer: number(Array(String(node.integerValue).utf8), to: &key)
                 case .real: number(Array(NumberText.text(of: node.realValue).utf8), to: &key)
                 case .rawNumber: number(Array(node.rawText), to: &key)
@@ -70,13 +70,17 @@ enum ValueKey {
         }
     }
 
-    private static func number(_ text: [UInt8], to key: inout [UInt8]) {
+    static func null(to key: inout [UInt8]) { key.append(UInt8(ascii: "n")) }
+
+    static func bool(_ flag: Bool, to key: inout [UInt8]) { key.append(flag ? UInt8(ascii: "t") : UInt8(ascii: "f")) }
+
+    static func number(_ text: [UInt8], to key: inout [UInt8]) {
         key.append(UInt8(ascii: "#"))
         key += text.withUnsafeBytes { NumberLiteral.valueKey(of: $0) }
         key.append(UInt8(ascii: ";"))
     }
 
-    private static func text(_ bytes: UnsafeRawBufferPointer, to key: inout [UInt8]) {
+    static func text(_ bytes: UnsafeRawBufferPointer, to key: inout [UInt8]) {
         key.append(UInt8(ascii: "s"))
         key += Array(String(bytes.count).utf8)
         key.append(UInt8(ascii: ":"))

@@ -98,6 +98,102 @@ extension Flatten {
         false
     }
 
-    /// A record's tree: names must be checked against members that come later.
-    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker { .needsTree }
+    /// On a record's tokens: in a selected object, the member's name is not passed on, nor its
+    /// value's braces, and the names of its members go on prefixed; nothing is held. A name taken
+    /// twice makes the writer give up (the tree names it); so does a member that is neither an
+    /// object nor `null`, and a selected object inside the member (the tree flattens it first).
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        let member = Array(self.member.utf8)
+        let hash = member.withUnsafeBytes { RecordNames.hash($0) }
+        let prefix = Array(self.prefix.utf8)
+        return .filter { next, arena in
+            Filter(cursor: PathCursor(matcher, parent: parent), member: member, hash: hash, prefix: prefix, next: next, arena: arena)
+        }
+    }
+
+    private final class Filter: RecordFilter {
+        @exclusivity(unchecked) var cursor: PathCursor
+        let member: [UInt8]
+        let hash: UInt64
+        let prefix: [UInt8]
+        let next: any RecordFilter
+        let arena: TokenArena
+        /// Per container open among the tokens taken (the member's object aside): whether it is a
+        /// selected object.
+        @exclusivity(unchecked) var selected: [Bool] = []
+        /// The member's name was taken: its value comes next.
+        @exclusivity(unchecked) var atMember = false
+        /// How deep inside the member's object the next token lies; 0 outside it.
+        @exclusivity(unchecked) var inMember = 0
+
+        init(cursor: PathCursor, member: [UInt8], hash: UInt64, prefix: [UInt8], next: any RecordFilter, arena: TokenArena) {
+            self.cursor = cursor
+            self.member = member
+            self.hash = hash
+            self.prefix = prefix
+            self.next = next
+            self.arena = arena
+        }
+
+        /// Moved names may meet the object's own: the writer compares them.
+        var renamesMembers: Bool { true }
+
+        func start(key: UnsafeRawBufferPointer?) -> Bool {
+            cursor.start(key: key)
+            selected.removeAll(keepingCapacity: true)
+            atMember = false
+            inMember = 0
+            return next.start(key: key)
+        }
+
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !atMember }
+
+        func skip(_ token: RecordToken) { cursor.skip() }
+
+        func take(_ token: RecordToken) -> Bool {
+            let states = cursor.take(token)
+            if atMember {
+                atMember = false
+                switch token.kind {
+                case .null: return true  // Removed, with its name.
+                case .objectStart:
+                    guard !cursor.selects(states) else { return false }
+                    inMember = 1
+                    return true
+                default: return false
+                }
+            }
+            if inMember > 0 {
+                if token.startsValue && cursor.selects(states) { return false }
+                if token.opens {
+                    inMember += 1
+                } else if token.closes {
+                    inMember -= 1
+                    if inMember == 0 { return true }  // The member's closing brace.
+                }
+                guard inMember == 1, token.kind == .name, !prefix.isEmpty else { return next.take(token) }
+                let bytes = (prefix + token.bytes).withUnsafeBytes { arena.keep($0) }
+                arena.growth = arena.growth.addingClamped(prefix.count)
+                return next.take(RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes)))
+            }
+            switch token.kind {
+            case .name:
+                if selected.last == true && ValueHolding.isName(token, member, hash: hash) {
+                    atMember = true
+                    return true
+                }
+            case .objectStart:
+                selected.append(cursor.selects(states))
+            case .arrayStart:
+                guard !cursor.selects(states) else { return false }
+                selected.append(false)
+            case .objectEnd, .arrayEnd:
+                selected.removeLast()
+            default:
+                guard token.kind == .null || !cursor.selects(states) else { return false }
+            }
+            return next.take(token)
+        }
+    }
 }

@@ -67,7 +67,27 @@ extension Hoist {
         false
     }
 
-    /// A record's tree: the member may come after the others, and what replaces the object is
-    /// known only at its end.
-    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker { .needsTree }
+    /// On a record's tokens: a selected object is held until its end (the member may come after
+    /// the others), then its member's value is passed on instead.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        let member = Array(self.member.utf8)
+        let hash = member.withUnsafeBytes { RecordNames.hash($0) }
+        let onMissing = self.onMissing
+        return .filter { next, _ in
+            ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
+                let first = tokens[tokens.startIndex]
+                if first.kind == .null { return [first] }
+                guard first.kind == .objectStart else { return nil }
+                for found in ValueHolding.members(of: tokens) where ValueHolding.isName(tokens[found.name], member, hash: hash) {
+                    return Array(tokens[found.value])
+                }
+                switch onMissing {
+                case .error: return nil
+                case .null: return [.null]
+                case .keep: return Array(tokens)
+                }
+            }
+        }
+    }
 }

@@ -84,6 +84,51 @@ extension MapValues {
         false
     }
 
-    /// A record's tree, for now.
-    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker { .needsTree }
+    /// On a record's tokens, when no case is a container: a selected scalar is looked up by its
+    /// key (as `ValueKey` makes it for the tree) and passed on as its case's `to`; a selected
+    /// container is held, and passed on as it is (`onOther: "keep"`) or as `null`. A value no case
+    /// matches with `onOther: "error"` takes the record's tree, which names it.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard !mapsContainers, let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else {
+            return .needsTree
+        }
+        let cases = self.cases
+        let onOther = self.onOther
+        return .filter { next, arena in
+            // The `to` values' tokens, made once per thread, their bytes kept by the filter.
+            let kept = TokenArena()
+            var targets: [[RecordToken]] = []
+            for item in cases {
+                guard let tokens = item.to.text.withUnsafeBytes({ RecordFilterChain.tokens(of: $0, keptIn: kept) }) else {
+                    return GivingUp()
+                }
+                targets.append(tokens)
+            }
+            var key: [UInt8] = []
+            return ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
+                _ = kept  // The targets' bytes live as long as the filter.
+                let first = tokens[tokens.startIndex]
+                if !first.opens {
+                    key.removeAll(keepingCapacity: true)
+                    switch first.kind {
+                    case .null: ValueKey.null(to: &key)
+                    case .bool: ValueKey.bool(first.flag, to: &key)
+                    case .number: ValueKey.number(Array(first.bytes), to: &key)
+                    default: ValueKey.text(first.bytes, to: &key)
+                    }
+                    if let found = cases.firstIndex(where: { $0.from == key }) {
+                        let target = targets[found]
+                        arena.growth = arena.growth.addingClamped(
+                            max(cases[found].to.text.count, cases[found].to.values.multipliedClamped(by: Tree.minimumValueBytes)))
+                        return target
+                    }
+                }
+                switch onOther {
+                case .keep: return Array(tokens)
+                case .null: return [.null]
+                case .error: return nil
+                }
+            }
+        }
+    }
 }

@@ -84,6 +84,42 @@ extension Pluck {
         false
     }
 
-    /// A record's tree: an element's member may come after the others.
-    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker { .needsTree }
+    /// On a record's tokens: a selected array is held until its end, then the array of its
+    /// elements' members is passed on instead.
+    func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        let member = Array(self.member.utf8)
+        let hash = member.withUnsafeBytes { RecordNames.hash($0) }
+        let onMissing = self.onMissing
+        return .filter { next, _ in
+            ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
+                let first = tokens[tokens.startIndex]
+                if first.kind == .null { return [first] }
+                guard first.kind == .arrayStart else { return nil }
+                var plucked: [RecordToken] = [.arrayStart]
+                for element in ValueHolding.elements(of: tokens) {
+                    let start = tokens[element.lowerBound]
+                    var value: Range<Int>? = nil
+                    if start.kind == .objectStart {
+                        value = ValueHolding.members(of: tokens[element]).first {
+                            ValueHolding.isName(tokens[$0.name], member, hash: hash)
+                        }?.value
+                    } else if start.kind != .null {
+                        return nil
+                    }
+                    if let value {
+                        plucked += tokens[value]
+                        continue
+                    }
+                    switch onMissing {
+                    case .error: return nil
+                    case .skip: continue
+                    case .null: plucked.append(.null)
+                    }
+                }
+                plucked.append(RecordToken(.arrayEnd))
+                return plucked
+            }
+        }
+    }
 }

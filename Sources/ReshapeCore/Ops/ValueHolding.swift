@@ -1,0 +1,114 @@
+/// The record filter of ops that replace each selected value by something made from the whole of
+/// it (`hoist`, `pluck`, `flatten`, `mapValues`): the tokens of a selected value are held until the
+/// value ends, then `transform` gives the tokens that take its place, or nil when the record must
+/// take its tree (which names the error). A selected value inside a held one is replaced first,
+/// when it ends, as the tree edits deepest first.
+final class ValueHolding: RecordFilter {
+    @exclusivity(unchecked) var cursor: PathCursor
+    let next: any RecordFilter
+    let transform: (ArraySlice<RecordToken>) -> [RecordToken]?
+    let renames: Bool
+    /// The selected values open, innermost last: the tokens of each so far, and how deep in it the
+    /// next token lies.
+    @exclusivity(unchecked) private var held: [(tokens: [RecordToken], depth: Int)] = []
+
+    /// - Parameter renames: the tokens made may hold names the object had not (the writer
+    ///   compares them).
+    init(
+        cursor: PathCursor, renames: Bool = false, next: any RecordFilter,
+        transform: @escaping (ArraySlice<RecordToken>) -> [RecordToken]?
+    ) {
+        self.cursor = cursor
+        self.renames = renames
+        self.next = next
+        self.transform = transform
+    }
+
+    var renamesMembers: Bool { renames }
+
+    func start(key: UnsafeRawBufferPointer?) -> Bool {
+        cursor.start(key: key)
+        held.removeAll(keepingCapacity: true)
+        return next.start(key: key)
+    }
+
+    func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && held.isEmpty }
+
+    func skip(_ token: RecordToken) { cursor.skip() }
+
+    func take(_ token: RecordToken) -> Bool {
+        let states = cursor.take(token)
+        if token.startsValue && cursor.selects(states) {
+            if token.opens {
+                held.append(([token], 1))
+                return true
+            }
+            return put(transform([token][...]))
+        }
+        guard !held.isEmpty else { return next.take(token) }
+        let top = held.count - 1
+        held[top].tokens.append(token)
+        if token.opens {
+            held[top].depth += 1
+        } else if token.closes {
+            held[top].depth -= 1
+            if held[top].depth == 0 { return put(transform(held.removeLast().tokens[...])) }
+        }
+        return true
+    }
+
+    /// Passes a finished value on: to the value held around it, or to the next filter.
+    private func put(_ tokens: [RecordToken]?) -> Bool {
+        guard let tokens else { return false }
+        guard !held.isEmpty else {
+            for token in tokens { guard next.take(token) else { return false } }
+            return true
+        }
+        held[held.count - 1].tokens += tokens
+        return true
+    }
+
+    // MARK: Reading held values
+
+    /// The index just past the value that starts at `start`.
+    static func end(ofValueAt start: Int, in tokens: ArraySlice<RecordToken>) -> Int {
+        guard tokens[start].opens else { return start + 1 }
+        var depth = 0
+        var index = start
+        repeat {
+            if tokens[index].opens { depth += 1 } else if tokens[index].closes { depth -= 1 }
+            index += 1
+        } while depth > 0 && index < tokens.endIndex
+        return index
+    }
+
+    /// The members of the object `tokens` holds (it starts with `{`): each name's index and its
+    /// value's range.
+    static func members(of tokens: ArraySlice<RecordToken>) -> [(name: Int, value: Range<Int>)] {
+        var members: [(name: Int, value: Range<Int>)] = []
+        var index = tokens.startIndex + 1
+        while index < tokens.endIndex - 1, tokens[index].kind == .name {
+            let end = end(ofValueAt: index + 1, in: tokens)
+            members.append((index, (index + 1)..<end))
+            index = end
+        }
+        return members
+    }
+
+    /// The elements of the array `tokens` holds (it starts with `[`).
+    static func elements(of tokens: ArraySlice<RecordToken>) -> [Range<Int>] {
+        var elements: [Range<Int>] = []
+        var index = tokens.startIndex + 1
+        while index < tokens.endIndex - 1 {
+            let end = end(ofValueAt: index, in: tokens)
+            elements.append(index..<end)
+            index = end
+        }
+        return elements
+    }
+
+    /// Whether a name token is `name` (with `hash`, its `RecordNames.hash`).
+    static func isName(_ token: RecordToken, _ name: [UInt8], hash: UInt64) -> Bool {
+        token.kind == .name && token.hash == hash && token.bytes.elementsEqual(name)
+    }
+}
