@@ -77,15 +77,15 @@ extension Hoist {
         return .filter { next, _ in
             ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
                 let first = tokens[tokens.startIndex]
-                if first.kind == .null { return [first] }
+                if first.kind == .null { return tokens }
                 guard first.kind == .objectStart else { return nil }
                 for found in ValueHolding.members(of: tokens) where ValueHolding.isName(tokens[found.name], member, hash: hash) {
-                    return Array(tokens[found.value])
+                    return tokens[found.value]
                 }
                 switch onMissing {
                 case .error: return nil
-                case .null: return [.null]
-                case .keep: return Array(tokens)
+                case .null: return [RecordToken.null][...]
+                case .keep: return tokens
                 }
             }
         }

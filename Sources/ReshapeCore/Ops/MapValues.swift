@@ -6,8 +6,8 @@
 struct MapValues: PathOperation {
     static let name = "mapValues"
     let path: JSONPath
-    /// The canonical key (see `ValueKey`) of each case's `from`, and its `to`, in order.
-    let cases: [(from: [UInt8], to: CanonicalJSON)]
+    /// The canonical key (see `ValueKey`) of each case's `from`, its text, and its `to`, in order.
+    let cases: [(from: [UInt8], fromText: [UInt8], to: CanonicalJSON)]
     let onOther: OnOther
     /// Some `from` is an object or an array: containers must be compared too.
     let mapsContainers: Bool
@@ -18,7 +18,7 @@ struct MapValues: PathOperation {
 
     init(_ params: inout RuleParams) throws(ReshapeError) {
         path = try params.path("path")
-        var cases: [(from: [UInt8], to: CanonicalJSON)] = []
+        var cases: [(from: [UInt8], fromText: [UInt8], to: CanonicalJSON)] = []
         var mapsContainers = false
         for (from, to) in try params.valuePairs("cases") {
             let node = try from.makeNode()
@@ -26,11 +26,25 @@ struct MapValues: PathOperation {
             mapsContainers = mapsContainers || node.isObject || node.isArray
             var key: [UInt8] = []
             try ValueKey.append(node, to: &key, charging: nil)
-            cases.append((key, to))
+            cases.append((key, from.text, to))
         }
         self.cases = cases
         self.mapsContainers = mapsContainers
         onOther = try params.choice("onOther", default: .keep)
+    }
+
+    /// The first of `cases` (position, its `from` as one token) whose scalar equals `token`.
+    private static func match(_ token: RecordToken, among cases: [(Int, RecordToken)]) -> Int? {
+        for (position, from) in cases where from.kind == token.kind {
+            switch token.kind {
+            case .null: return position
+            case .bool where from.flag == token.flag: return position
+            case .string where from.bytes.elementsEqual(token.bytes): return position
+            case .number where NumberLiteral.compareExactly(from.bytes, token.bytes) == 0: return position
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// Looks at the selected values, and inside them when a case is a container.
@@ -98,34 +112,31 @@ extension MapValues {
             // The `to` values' tokens, made once per thread, their bytes kept by the filter.
             let kept = TokenArena()
             var targets: [[RecordToken]] = []
+            var targetsFrom: [RecordToken?] = []
             for item in cases {
-                guard let tokens = item.to.text.withUnsafeBytes({ RecordFilterChain.tokens(of: $0, keptIn: kept) }) else {
-                    return GivingUp()
-                }
+                guard let tokens = item.to.text.withUnsafeBytes({ RecordFilterChain.tokens(of: $0, keptIn: kept) }),
+                    let from = item.fromText.withUnsafeBytes({ RecordFilterChain.tokens(of: $0, keptIn: kept) })
+                else { return GivingUp() }
                 targets.append(tokens)
+                targetsFrom.append(from.count == 1 ? from[0] : nil)
             }
-            var key: [UInt8] = []
+            // Scalars are compared without building keys: strings by bytes, numbers by exact value.
+            let scalarCases = cases.enumerated().compactMap { (position, item) -> (Int, RecordToken)? in
+                guard let from = targetsFrom[position] else { return nil }
+                return (position, from)
+            }
             return ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
                 _ = kept  // The targets' bytes live as long as the filter.
                 let first = tokens[tokens.startIndex]
-                if !first.opens {
-                    key.removeAll(keepingCapacity: true)
-                    switch first.kind {
-                    case .null: ValueKey.null(to: &key)
-                    case .bool: ValueKey.bool(first.flag, to: &key)
-                    case .number: ValueKey.number(Array(first.bytes), to: &key)
-                    default: ValueKey.text(first.bytes, to: &key)
-                    }
-                    if let found = cases.firstIndex(where: { $0.from == key }) {
-                        let target = targets[found]
-                        arena.growth = arena.growth.addingClamped(
-                            max(cases[found].to.text.count, cases[found].to.values.multipliedClamped(by: Tree.minimumValueBytes)))
-                        return target
-                    }
+                if !first.opens, let found = Self.match(first, among: scalarCases) {
+                    let target = targets[found]
+                    arena.growth = arena.growth.addingClamped(
+                        max(cases[found].to.text.count, cases[found].to.values.multipliedClamped(by: Tree.minimumValueBytes)))
+                    return target[...]
                 }
                 switch onOther {
-                case .keep: return Array(tokens)
-                case .null: return [.null]
+                case .keep: return tokens
+                case .null: return [RecordToken.null][...]
                 case .error: return nil
                 }
             }

@@ -94,7 +94,7 @@ extension Pluck {
         return .filter { next, _ in
             ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
                 let first = tokens[tokens.startIndex]
-                if first.kind == .null { return [first] }
+                if first.kind == .null { return tokens }
                 guard first.kind == .arrayStart else { return nil }
                 var plucked: [RecordToken] = [.arrayStart]
                 for element in ValueHolding.elements(of: tokens) {
@@ -118,7 +118,7 @@ extension Pluck {
                     }
                 }
                 plucked.append(RecordToken(.arrayEnd))
-                return plucked
+                return plucked[...]
             }
         }
     }

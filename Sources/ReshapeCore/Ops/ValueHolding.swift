@@ -1,22 +1,27 @@
 /// The record filter of ops that replace each selected value by something made from the whole of
 /// it (`hoist`, `pluck`, `flatten`, `mapValues`): the tokens of a selected value are held until the
-/// value ends, then `transform` gives the tokens that take its place, or nil when the record must
+/// value ends, then `transform` gives the tokens that take its place (a slice of the held ones,
+/// or of its own), or nil when the record must
 /// take its tree (which names the error). A selected value inside a held one is replaced first,
 /// when it ends, as the tree edits deepest first.
 final class ValueHolding: RecordFilter {
     @exclusivity(unchecked) var cursor: PathCursor
     let next: any RecordFilter
-    let transform: (ArraySlice<RecordToken>) -> [RecordToken]?
+    let transform: (ArraySlice<RecordToken>) -> ArraySlice<RecordToken>?
     let renames: Bool
     /// The selected values open, innermost last: the tokens of each so far, and how deep in it the
     /// next token lies.
     @exclusivity(unchecked) private var held: [(tokens: [RecordToken], depth: Int)] = []
+    /// Buffers of values already passed on, kept for the next ones: no allocation per value.
+    @exclusivity(unchecked) private var spare: [[RecordToken]] = []
+    /// A selected scalar, as the one token of a value.
+    @exclusivity(unchecked) private var scalar: [RecordToken] = [.null]
 
     /// - Parameter renames: the tokens made may hold names the object had not (the writer
     ///   compares them).
     init(
         cursor: PathCursor, renames: Bool = false, next: any RecordFilter,
-        transform: @escaping (ArraySlice<RecordToken>) -> [RecordToken]?
+        transform: @escaping (ArraySlice<RecordToken>) -> ArraySlice<RecordToken>?
     ) {
         self.cursor = cursor
         self.renames = renames
@@ -40,10 +45,14 @@ final class ValueHolding: RecordFilter {
         let states = cursor.take(token)
         if token.startsValue && cursor.selects(states) {
             if token.opens {
-                held.append(([token], 1))
+                var buffer = spare.popLast() ?? []
+                buffer.removeAll(keepingCapacity: true)
+                buffer.append(token)
+                held.append((buffer, 1))
                 return true
             }
-            return put(transform([token][...]))
+            scalar[0] = token
+            return put(transform(scalar[...]))
         }
         guard !held.isEmpty else { return next.take(token) }
         let top = held.count - 1
@@ -52,13 +61,17 @@ final class ValueHolding: RecordFilter {
             held[top].depth += 1
         } else if token.closes {
             held[top].depth -= 1
-            if held[top].depth == 0 { return put(transform(held.removeLast().tokens[...])) }
+            if held[top].depth == 0 {
+                let finished = held.removeLast().tokens
+                defer { spare.append(finished) }
+                return put(transform(finished[...]))
+            }
         }
         return true
     }
 
     /// Passes a finished value on: to the value held around it, or to the next filter.
-    private func put(_ tokens: [RecordToken]?) -> Bool {
+    private func put(_ tokens: ArraySlice<RecordToken>?) -> Bool {
         guard let tokens else { return false }
         guard !held.isEmpty else {
             for token in tokens { guard next.take(token) else { return false } }
