@@ -92,11 +92,6 @@ extension ArrayToKeyed {
         }
     }
 
-    /// Records take the tree.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        false
-    }
-
     /// On a record's tokens: a selected array becomes `{`, each element `"id":` and the element
     /// (without its id member unless `keepId`), and `}`. An element's id may come after members
     /// that go before it, so each element's tokens are held until its end. A selected value that

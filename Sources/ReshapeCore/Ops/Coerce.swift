@@ -124,15 +124,7 @@ struct Coerce: PathOperation {
 extension Coerce {
     /// Per record when it coerces values inside records.
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
-        step.along(path) { _, reach in
-            reach.selectsAbove || reach.selectsCollection
-                ? .wholeDocument("coerces the collection or its envelope") : .perRecord
-        }
-    }
-
-    /// Records take the tree.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        false
+        insideRecords(&step, "coerces the collection or its envelope")
     }
 
     /// On a record's tokens: each selected value is converted as `convert` converts its node. A

@@ -46,11 +46,6 @@ extension Default {
         }
     }
 
-    /// Records take the tree.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        false
-    }
-
     /// On a record's tokens: in each selected object, a `null` member `key` is passed on as
     /// `value`, and a missing one is added before the object's end. A selected value that is not
     /// an object needs the tree (which names it).

@@ -9,9 +9,4 @@ struct EmptyArrayToNull: EmptyContainerToNull {
     init(_ params: inout RuleParams) throws(ReshapeError) {
         path = try params.path("path", default: "$..*")
     }
-
-    /// Not on the fused text pass: records go through the record filters.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        false
-    }
 }

@@ -88,14 +88,7 @@ extension Flatten {
     /// Per record when it flattens records or values inside them; the collection and the objects
     /// above it would change what holds the records.
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
-        step.along(path) { step, reach in
-            reach.selectsAbove || reach.selectsCollection ? .wholeDocument("changes the collection or its envelope") : .perRecord
-        }
-    }
-
-    /// Records take the tree.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        false
+        insideRecords(&step, "changes the collection or its envelope")
     }
 
     /// On a record's tokens: in a selected object, the member's name is not passed on, nor its
@@ -104,18 +97,16 @@ extension Flatten {
     /// object nor `null`, and a selected object inside the member (the tree flattens it first).
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
-        let member = Array(self.member.utf8)
-        let hash = member.withUnsafeBytes { RecordNames.hash($0) }
+        let member = TokenName(self.member)
         let prefix = Array(self.prefix.utf8)
         return .filter { next, arena in
-            Filter(cursor: PathCursor(matcher, parent: parent), member: member, hash: hash, prefix: prefix, next: next, arena: arena)
+            Filter(cursor: PathCursor(matcher, parent: parent), member: member, prefix: prefix, next: next, arena: arena)
         }
     }
 
     private final class Filter: RecordFilter {
         @exclusivity(unchecked) var cursor: PathCursor
-        let member: [UInt8]
-        let hash: UInt64
+        let member: TokenName
         let prefix: [UInt8]
         let next: any RecordFilter
         let arena: TokenArena
@@ -127,10 +118,9 @@ extension Flatten {
         /// How deep inside the member's object the next token lies; 0 outside it.
         @exclusivity(unchecked) var inMember = 0
 
-        init(cursor: PathCursor, member: [UInt8], hash: UInt64, prefix: [UInt8], next: any RecordFilter, arena: TokenArena) {
+        init(cursor: PathCursor, member: TokenName, prefix: [UInt8], next: any RecordFilter, arena: TokenArena) {
             self.cursor = cursor
             self.member = member
-            self.hash = hash
             self.prefix = prefix
             self.next = next
             self.arena = arena
@@ -179,7 +169,7 @@ extension Flatten {
             }
             switch token.kind {
             case .name:
-                if selected.last == true && ValueHolding.isName(token, member, hash: hash) {
+                if selected.last == true && member.names(token) {
                     atMember = true
                     return true
                 }

@@ -57,29 +57,21 @@ extension Hoist {
     /// Per record when it hoists records or values inside them; the collection and the objects
     /// above it would change what holds the records.
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
-        step.along(path) { step, reach in
-            reach.selectsAbove || reach.selectsCollection ? .wholeDocument("replaces the collection or its envelope") : .perRecord
-        }
-    }
-
-    /// Records take the tree.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        false
+        insideRecords(&step, "replaces the collection or its envelope")
     }
 
     /// On a record's tokens: a selected object is held until its end (the member may come after
     /// the others), then its member's value is passed on instead.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
-        let member = Array(self.member.utf8)
-        let hash = member.withUnsafeBytes { RecordNames.hash($0) }
+        let member = TokenName(self.member)
         let onMissing = self.onMissing
         return .filter { next, _ in
             ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
                 let first = tokens[tokens.startIndex]
                 if first.kind == .null { return tokens }
                 guard first.kind == .objectStart else { return nil }
-                for found in ValueHolding.members(of: tokens) where ValueHolding.isName(tokens[found.name], member, hash: hash) {
+                for found in ValueHolding.members(of: tokens) where member.names(tokens[found.name]) {
                     return tokens[found.value]
                 }
                 switch onMissing {

@@ -50,14 +50,7 @@ struct Keep: PathOperation {
 extension Keep {
     /// Per record when it keeps members of records or of values inside them.
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
-        step.along(path) { step, reach in
-            reach.selectsAbove || reach.selectsCollection ? .wholeDocument("keeps members of the collection or its envelope") : .perRecord
-        }
-    }
-
-    /// Not on the fused text pass: records go through the record filters.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        false
+        insideRecords(&step, "keeps members of the collection or its envelope")
     }
 
     /// On a record's tokens: in a selected object, a member not listed is not passed on (its name

@@ -88,14 +88,7 @@ struct MapValues: PathOperation {
 extension MapValues {
     /// Per record when it maps values inside records.
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
-        step.along(path) { step, reach in
-            reach.selectsAbove || reach.selectsCollection ? .wholeDocument("maps the collection or its envelope") : .perRecord
-        }
-    }
-
-    /// Records take the tree.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        false
+        insideRecords(&step, "maps the collection or its envelope")
     }
 
     /// On a record's tokens, when no case is a container: a selected scalar is looked up by its

@@ -74,22 +74,14 @@ extension Pluck {
     /// Per record when it plucks arrays inside records; the collection and the objects above it
     /// would change what holds the records.
     func planStep(_ step: inout RecordPlan.Step) -> RecordPlan.Verdict {
-        step.along(path) { step, reach in
-            reach.selectsAbove || reach.selectsCollection ? .wholeDocument("replaces the collection or its envelope") : .perRecord
-        }
-    }
-
-    /// Records take the tree.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        false
+        insideRecords(&step, "replaces the collection or its envelope")
     }
 
     /// On a record's tokens: a selected array is held until its end, then the array of its
     /// elements' members is passed on instead.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
-        let member = Array(self.member.utf8)
-        let hash = member.withUnsafeBytes { RecordNames.hash($0) }
+        let member = TokenName(self.member)
         let onMissing = self.onMissing
         return .filter { next, _ in
             ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
@@ -102,7 +94,7 @@ extension Pluck {
                     var value: Range<Int>? = nil
                     if start.kind == .objectStart {
                         value = ValueHolding.members(of: tokens[element]).first {
-                            ValueHolding.isName(tokens[$0.name], member, hash: hash)
+                            member.names(tokens[$0.name])
                         }?.value
                     } else if start.kind != .null {
                         return nil

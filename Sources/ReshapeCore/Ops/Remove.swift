@@ -85,11 +85,6 @@ extension Remove {
         }
     }
 
-    /// Records take the tree.
-    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
-        false
-    }
-
     /// On a record's tokens: a selected member (its name and value) or element is not passed on.
     /// Removing the record itself needs its tree.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {

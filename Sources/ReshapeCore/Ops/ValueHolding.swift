@@ -125,3 +125,19 @@ final class ValueHolding: RecordFilter {
         token.kind == .name && token.hash == hash && token.bytes.elementsEqual(name)
     }
 }
+
+/// A member name an op looks for among a record's tokens: its bytes and `RecordNames.hash`.
+struct TokenName: Sendable {
+    let bytes: [UInt8]
+    let hash: UInt64
+
+    init(_ name: String) {
+        bytes = Array(name.utf8)
+        hash = bytes.withUnsafeBytes { RecordNames.hash($0) }
+    }
+
+    /// Whether `token` is a name token for this name.
+    func names(_ token: RecordToken) -> Bool {
+        ValueHolding.isName(token, bytes, hash: hash)
+    }
+}

@@ -47,7 +47,22 @@ protocol PathOperation: Operation {
     var path: JSONPath { get }
 }
 
+extension Operation {
+    /// Most ops have no part in the fused text pass (`RecordFastPath`): their records go through
+    /// the record filters, or take a tree.
+    func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {
+        false
+    }
+}
+
 extension PathOperation {
+    /// The verdict of an op that edits what its path selects: per record when it selects inside
+    /// records or records themselves; the whole document when it would change the collection or
+    /// the objects above it (`reason` says how).
+    func insideRecords(_ step: inout RecordPlan.Step, _ reason: String) -> RecordPlan.Verdict {
+        step.along(path) { _, reach in reach.selectsAbove || reach.selectsCollection ? .wholeDocument(reason) : .perRecord }
+    }
+
     /// The collection may lie at any prefix of the member names the path starts with.
     func suggestChains(_ candidates: inout RecordPlan.Candidates) -> Bool {
         candidates.add(path)
