@@ -78,8 +78,6 @@ struct Flatten: PathOperation {
             try selection.replace(match, with: rebuilt)
         }
     }
-
-    var summary: String { "\(Self.name) \(path.text)" }
 }
 
 // MARK: Streaming (see `RecordPlan`, `RecordFilter`)

@@ -47,8 +47,6 @@ struct Hoist: PathOperation {
             }
         }
     }
-
-    var summary: String { "\(Self.name) \(path.text)" }
 }
 
 // MARK: Streaming (see `RecordPlan`, `RecordFilter`)

@@ -79,8 +79,6 @@ struct MapValues: PathOperation {
             }
         }
     }
-
-    var summary: String { "\(Self.name) \(path.text)" }
 }
 
 // MARK: Streaming (see `RecordPlan`, `RecordFilter`)

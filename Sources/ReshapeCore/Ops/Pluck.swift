@@ -64,8 +64,6 @@ struct Pluck: PathOperation {
             try selection.replace(match, with: plucked)
         }
     }
-
-    var summary: String { "\(Self.name) \(path.text)" }
 }
 
 // MARK: Streaming (see `RecordPlan`, `RecordFilter`)
