@@ -226,17 +226,26 @@ extension RenamingOperation {
 
     /// On a record's tokens: the member names of each selected object (and every name below a
     /// selected value, or in the whole record when the path selects the collection or above it,
-    /// when deep) are passed on renamed. Names that then collide make the writer give up.
+    /// when deep) are passed on renamed, but inside what `exclude` selects (each exclude path
+    /// followed by a cursor of its own). Names that then collide make the writer give up.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        // With `exclude`, a record's tree, for now.
-        guard exclude.isEmpty, let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        // What `exclude` selects is followed too, each path with its own cursor.
+        var excluders: [(matcher: PathMatcher, parent: PathMatcher.States)] = []
+        for excluded in exclude {
+            guard let excludedMatcher = PathMatcher(excluded), let excludedParent = context.recordParent(excludedMatcher) else {
+                return .needsTree
+            }
+            excluders.append((excludedMatcher, excludedParent))
+        }
         let everywhere = deep && !PathOnChain(path, chain: context.chain).selectedDepths.isEmpty
         let deep = self.deep
         let newName = self.newName
+        let excluded = excluders
         return .filter { next, arena in
             MemberRenaming.Filter(
-                cursor: PathCursor(matcher, parent: parent), deep: deep, everywhere: everywhere, newName: newName, next: next,
-                arena: arena)
+                cursor: PathCursor(matcher, parent: parent), excluders: excluded.map { PathCursor($0.matcher, parent: $0.parent) },
+                deep: deep, everywhere: everywhere, newName: newName, next: next, arena: arena)
         }
     }
 }
@@ -245,6 +254,11 @@ extension MemberRenaming {
     /// A renaming rule's filter (see `RenamingOperation.recordFilter`).
     final class Filter: RecordFilter {
         @exclusivity(unchecked) var cursor: PathCursor
+        /// One cursor per `exclude` path.
+        @exclusivity(unchecked) var excluders: [PathCursor]
+        /// The depth of the members of the outermost excluded value open: names at that depth or
+        /// deeper keep theirs.
+        @exclusivity(unchecked) var excludedFrom = Int.max
         let deep: Bool
         let everywhere: Bool
         let newName: @Sendable (KeyBytes) -> [UInt8]?
@@ -261,10 +275,11 @@ extension MemberRenaming {
         var renamesMembers: Bool { true }
 
         init(
-            cursor: PathCursor, deep: Bool, everywhere: Bool, newName: @escaping @Sendable (KeyBytes) -> [UInt8]?,
-            next: any RecordFilter, arena: TokenArena
+            cursor: PathCursor, excluders: [PathCursor], deep: Bool, everywhere: Bool,
+            newName: @escaping @Sendable (KeyBytes) -> [UInt8]?, next: any RecordFilter, arena: TokenArena
         ) {
             self.cursor = cursor
+            self.excluders = excluders
             self.deep = deep
             self.everywhere = everywhere
             self.newName = newName
@@ -274,6 +289,8 @@ extension MemberRenaming {
 
         func start(key: UnsafeRawBufferPointer?) -> Bool {
             cursor.start(key: key)
+            for index in excluders.indices { excluders[index].start(key: key) }
+            excludedFrom = Int.max
             objects.removeAll(keepingCapacity: true)
             deepFrom = everywhere ? 0 : Int.max
             return next.start(key: key)
@@ -281,19 +298,24 @@ extension MemberRenaming {
 
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && cursor.depth + 1 < deepFrom }
 
-        func skip(_ token: RecordToken) { cursor.skip() }
+        func skip(_ token: RecordToken) {
+            cursor.skip()
+            for index in excluders.indices { excluders[index].skip() }
+        }
 
         func take(_ token: RecordToken) -> Bool {
             let depth = cursor.depth
             let states = cursor.take(token)
+            if !excluders.isEmpty { followExcluders(token) }
             switch token.kind {
             case .name:
-                guard depth >= deepFrom || objects.last == depth, let renamed = renamed(token) else { break }
+                guard depth < excludedFrom, depth >= deepFrom || objects.last == depth, let renamed = renamed(token) else { break }
                 arena.growth = arena.growth.addingClamped(max(0, renamed.bytes.count - token.bytes.count))
                 return next.take(renamed)
             case .objectEnd, .arrayEnd:
                 if objects.last == depth { objects.removeLast() }
                 if depth == deepFrom && !everywhere { deepFrom = Int.max }
+                if depth == excludedFrom { excludedFrom = Int.max }
             default:
                 guard token.opens, cursor.selects(states) else { break }
                 if deep {
@@ -303,6 +325,16 @@ extension MemberRenaming {
                 }
             }
             return next.take(token)
+        }
+
+        /// Moves the `exclude` cursors on; a container one of them selects starts an excluded value.
+        private func followExcluders(_ token: RecordToken) {
+            var excludes = false
+            for index in excluders.indices {
+                let states = excluders[index].take(token)
+                if token.opens && excluders[index].selects(states) { excludes = true }
+            }
+            if excludes { excludedFrom = min(excludedFrom, cursor.depth) }
         }
 
         /// The name `token` becomes, or nil when it stays.
