@@ -760,6 +760,7 @@ import Testing
         #"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*]","member":"avatar"},{"op":"flatten","path":"$[*].friends.*","member":"url"}]"#,
         #"[{"op":"keyedToArray"},{"op":"mapValues","path":"$[*].plan","cases":[["free",0],["",null],[" ","blank"]]},{"op":"mapValues","path":"$[*].tags[*]","cases":[["a",1.50],["b",true]],"onOther":"null"}]"#,
         #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case","exclude":["$[*].profile","$..friends.*","$[*].tags[0]"]}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]['tags','avatar']"},{"op":"coerce","path":"$[*]['score','createdAt']","to":"string","onFail":"null"},{"op":"remove","path":"$..items[0,1].k"}]"#,
         #"[{"op":"keyedToArray"},{"op":"emptyArrayToNull"},{"op":"emptyArrayToNull","path":"$[*].profile..*"}]"#,
         #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*]","members":["displayName","tags","items","profile"]},{"op":"keep","path":"$[*].profile","members":["city"]}]"#,
         #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*].friends.*","members":["n"]},{"op":"keep","path":"$..items[*]","members":["k"]}]"#,

@@ -52,17 +52,6 @@ struct JSONPath: Sendable, CustomStringConvertible {
         segments.contains { $0.selector.readsRoot }
     }
 
-    /// True when the path has selectors beyond names, indices and wildcards (slices, filters,
-    /// unions), which only the tree follows.
-    var hasComplexSelectors: Bool {
-        segments.contains { segment in
-            switch segment.selector {
-            case .name, .index, .wildcard: false
-            default: true
-            }
-        }
-    }
-
     /// True for `$` alone.
     var isRoot: Bool { segments.isEmpty }
 

@@ -19,19 +19,15 @@ struct PathMatcher: Sendable {
     private let waiting: States
 
     /// Nil for a path the automaton cannot follow: more than 62 segments, an index counted from
-    /// the end (which needs the array's length before its elements), a slice, a union or a filter.
+    /// the end (which needs the array's length before its elements), a slice or a filter (alone or
+    /// in a union).
     init?(_ path: JSONPath) {
         segments = path.segments
-        guard segments.count < 63, !path.hasComplexSelectors else { return nil }
+        guard segments.count < 63 else { return nil }
         var waiting: States = 0
         for (offset, segment) in segments.enumerated() {
-            switch segment {
-            case .child(let selector):
-                if case .index(let index) = selector, index < 0 { return nil }
-            case .descendant(let selector):
-                if case .index(let index) = selector, index < 0 { return nil }
-                waiting |= 1 << States(offset)
-            }
+            guard Self.follows(segment.selector) else { return nil }
+            if case .descendant = segment { waiting |= 1 << States(offset) }
         }
         self.waiting = waiting
         selected = 1 << States(segments.count)
@@ -43,30 +39,56 @@ struct PathMatcher: Sendable {
         }
     }
 
+    /// Whether the automaton follows `selector`: a name, an index from the start, a wildcard, or
+    /// a union of those (not a slice, a filter or an index from the end).
+    private static func follows(_ selector: JSONPath.Selector) -> Bool {
+        switch selector {
+        case .name, .wildcard: true
+        case .index(let index): index >= 0
+        case .union(let selectors): selectors.allSatisfy(follows)
+        case .slice, .filter: false
+        }
+    }
+
+    /// Whether `selector` takes the member `name` (a union's names compared by their bytes).
+    private func takes(_ selector: JSONPath.Selector, offset: Int, name: UnsafeRawBufferPointer, hash: UInt64) -> Bool {
+        switch selector {
+        case .wildcard: true
+        case .name(let member): nameHashes[offset] == hash && member.bytes.sameBytes(as: name)
+        case .union(let selectors):
+            selectors.contains { inner in
+                switch inner {
+                case .wildcard: true
+                case .name(let member): member.bytes.sameBytes(as: name)
+                default: false
+                }
+            }
+        default: false
+        }
+    }
+
+    /// Whether `selector` takes element `index`.
+    private static func takes(_ selector: JSONPath.Selector, index: Int) -> Bool {
+        switch selector {
+        case .wildcard: true
+        case .index(let wanted): wanted == index
+        case .union(let selectors): selectors.contains { takes($0, index: index) }
+        default: false
+        }
+    }
+
     /// The states of the document's root.
     var root: States { 1 }
 
     /// The states of the child named `name` (whose `RecordNames.hash` is `hash`) of a node in
     /// `states`.
     func child(_ states: States, name: UnsafeRawBufferPointer, hash: UInt64) -> States {
-        step(states) { offset, selector in
-            switch selector {
-            case .wildcard: true
-            case .name(let member): nameHashes[offset] == hash && member.bytes.sameBytes(as: name)
-            default: false
-            }
-        }
+        step(states) { offset, selector in takes(selector, offset: offset, name: name, hash: hash) }
     }
 
     /// The states of element `index` of a node in `states`.
     func child(_ states: States, index: Int) -> States {
-        step(states) { _, selector in
-            switch selector {
-            case .wildcard: true
-            case .index(let wanted): wanted == index
-            default: false
-            }
-        }
+        step(states) { _, selector in Self.takes(selector, index: index) }
     }
 
     /// Whether, from `states`, which element an index step goes to matters: an index selector is
@@ -76,9 +98,10 @@ struct PathMatcher: Sendable {
         while live != 0 {
             let offset = live.trailingZeroBitCount
             live &= live - 1
-            switch segments[offset] {
-            case .child(let selector), .descendant(let selector):
-                if case .index = selector { return true }
+            switch segments[offset].selector {
+            case .index: return true
+            case .union(let selectors): if selectors.contains(where: { if case .index = $0 { true } else { false } }) { return true }
+            default: break
             }
         }
         return false
