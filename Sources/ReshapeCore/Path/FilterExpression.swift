@@ -196,6 +196,8 @@ struct FilterEvaluator {
             switch argument {
             case .literal(.string(let text)): length = text.unicodeScalars.count
             case .node(let found) where found.kind == .string:
+                // Counting scalars reads the string: a step per 16 bytes, as for `match`.
+                try document.charge(found.stringBytes.count / 16)
                 length = String(decoding: found.stringBytes, as: UTF8.self).unicodeScalars.count
             case .node(let found) where found.isArray: length = found.arrayCount
             case .node(let found) where found.isObject: length = found.objectCount

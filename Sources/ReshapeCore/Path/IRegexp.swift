@@ -415,9 +415,12 @@ private struct Parser {
 /// Thompson's construction. Recursion follows the tree, whose depth the parser bounds.
 private struct Compiler {
     var program: [IRegexp.Instruction] = []
+    /// Calls of `emit`: a repeated part that emits nothing (`(){1000000}`) still counts.
+    var calls = 0
 
     mutating func emit(_ tree: RegexTree) throws(IRegexp.Failure) {
-        guard program.count < IRegexp.maxInstructions else {
+        calls += 1
+        guard program.count < IRegexp.maxInstructions, calls <= IRegexp.maxInstructions else {
             throw IRegexp.Failure(message: "the pattern is too large (more than \(IRegexp.maxInstructions) steps)", character: 1)
         }
         switch tree {

@@ -368,33 +368,32 @@ struct JSONPathParser {
     private mutating func parseArgument(for name: FilterFunction.Name, position: Int, at start: Int) throws(Failure) -> FilterArgument {
         let argumentStart = index
         let wantsNodes = name == .count || name == .value
-        // A primary alone, or a logical expression.
-        if let primary = try? parsePrimary() {
-            let after = index
-            skipBlanks()
-            if peek == "," || peek == ")" {
-                index = after
-                switch primary {
-                case .query(let query):
-                    if wantsNodes { return .nodes(query) }
-                    guard query.isSingular else {
-                        throw fail("\(name.rawValue)() needs a value: a query selecting at most one node", at: argumentStart)
-                    }
-                    return .value(.query(query))
-                case .literal(let literal):
-                    guard !wantsNodes else { throw fail("\(name.rawValue)() needs a query, found a literal", at: argumentStart) }
-                    return .value(.literal(literal))
-                case .function(let call):
-                    guard !wantsNodes, call.name.givesValue else {
-                        throw fail("\(name.rawValue)() cannot take the result of \(call.name.rawValue)()", at: argumentStart)
-                    }
-                    return .value(.function(call))
-                }
-            }
+        // No standard function takes a logical expression: an argument is a primary alone. (It is
+        // parsed once: parsing it again on failure would cost twice per level of nested calls.)
+        if peek == "(" || peek == "!" { throw fail("\(name.rawValue)() cannot take a logical expression", at: argumentStart) }
+        let primary = try parsePrimary()
+        let after = index
+        skipBlanks()
+        guard peek == "," || peek == ")" else {
+            throw fail("\(name.rawValue)() cannot take a logical expression", at: argumentStart)
         }
-        index = argumentStart
-        _ = try parseLogicalOr()
-        throw fail("\(name.rawValue)() cannot take a logical expression", at: argumentStart)
+        index = after
+        switch primary {
+        case .query(let query):
+            if wantsNodes { return .nodes(query) }
+            guard query.isSingular else {
+                throw fail("\(name.rawValue)() needs a value: a query selecting at most one node", at: argumentStart)
+            }
+            return .value(.query(query))
+        case .literal(let literal):
+            guard !wantsNodes else { throw fail("\(name.rawValue)() needs a query, found a literal", at: argumentStart) }
+            return .value(.literal(literal))
+        case .function(let call):
+            guard !wantsNodes, call.name.givesValue else {
+                throw fail("\(name.rawValue)() cannot take the result of \(call.name.rawValue)()", at: argumentStart)
+            }
+            return .value(.function(call))
+        }
     }
 
     /// A primary as a test: a query (does it select anything?) or a logical function.
