@@ -16,10 +16,14 @@ with ZWJ sequences), strings with escaped quotes, backslashes, newlines and tabs
 `avatar` as `{}` in 30% of the records (else `{"url":...,"width":...}`), `plan` as `""` in 40% of
 the records (else "pro" or "free"), and camelCase member names.
 
+With `--groups` (the payload of run.py's op workloads), each record also has a member `groups`
+after `tags`: an array of zero to three objects `{"id":"g7","name":"Beta testers","role":"member"}`,
+the array of objects real APIs send (GitHub's `labels`), which `pluck` selects from.
+
 The file is written record by record in chunks, so even the 1 GB payload needs only a few MB of
 memory. The same (size, seed) always gives the same bytes.
 
-    python3 payload.py MEGABYTES OUTPUT [--seed N]
+    python3 payload.py MEGABYTES OUTPUT [--seed N] [--groups]
 """
 
 import argparse
@@ -63,6 +67,8 @@ BIOS = [
 TAGS = ["swift", "ios", "android", "beta", "vip", "early-adopter", "🔥", "日本語", "news", "café"]
 PLANS = ["pro", "free"]
 AVATAR_WIDTHS = [64, 128, 256]
+GROUP_NAMES = ["Beta testers", "Café crew", "Équipe Paris", "東京 team", "Admins", "🚀 Launch", "Support", "Design"]
+GROUP_ROLES = ["member", "owner", "moderator"]
 
 
 def encoded(values):
@@ -76,6 +82,7 @@ DISPLAY_JSON = [[json.dumps(f"{first} {last}", ensure_ascii=False) for last in L
 CITY_JSON = encoded(CITIES)
 BIO_JSON = encoded(BIOS)
 TAG_JSON = encoded(TAGS)
+GROUP_JSON = [f'"name":{name},"role":' for name in encoded(GROUP_NAMES)]
 
 
 def push_id(rng: random.Random, millis: int) -> str:
@@ -89,7 +96,16 @@ def push_id(rng: random.Random, millis: int) -> str:
     return "".join(reversed(head)) + "".join(tail)
 
 
-def record(rng: random.Random, millis: int) -> str:
+def groups(rng: random.Random) -> str:
+    """`,"groups":[...]`: zero to three group objects."""
+    items = []
+    for _ in range(rng.randrange(4)):
+        group = rng.randrange(len(GROUP_NAMES))
+        items.append(f'{{"id":"g{group}",{GROUP_JSON[group]}"{rng.choice(GROUP_ROLES)}"}}')
+    return f',"groups":[{",".join(items)}]'
+
+
+def record(rng: random.Random, millis: int, with_groups: bool = False) -> str:
     """One `"<push id>":{...}` member, compact JSON."""
     uid = push_id(rng, millis)
     first = rng.randrange(len(FIRST_NAMES))
@@ -104,15 +120,16 @@ def record(rng: random.Random, millis: int) -> str:
         f'"createdAt":{millis},"lastLogin":{millis + rng.randrange(10**10)},'
         f'"isActive":{"true" if rng.random() < 0.8 else "false"},'
         f'"score":{rng.randrange(2_000) / 4},'
-        f'"plan":{plan},"avatar":{avatar},"tags":[{tags}],'
+        f'"plan":{plan},"avatar":{avatar},"tags":[{tags}]{groups(rng) if with_groups else ""},'
         f'"profile":{{"firstName":{FIRST_JSON[first]},"lastName":{LAST_JSON[last]},'
         f'"city":{rng.choice(CITY_JSON)},"bio":{rng.choice(BIO_JSON)},'
         f'"followers":{rng.randrange(10_000)}}}}}'
     )
 
 
-def write_payload(path: str, megabytes: float, seed: int = DEFAULT_SEED) -> int:
-    """Writes the payload of `megabytes` × 10^6 bytes (give or take one record) to `path`.
+def write_payload(path: str, megabytes: float, seed: int = DEFAULT_SEED, with_groups: bool = False) -> int:
+    """Writes the payload of `megabytes` × 10^6 bytes (give or take one record) to `path`;
+    `with_groups` gives each record its `groups` array.
 
     Returns the number of records. Records are generated until the file reaches the size; the
     whole file is never held in memory.
@@ -129,7 +146,7 @@ def write_payload(path: str, megabytes: float, seed: int = DEFAULT_SEED) -> int:
             for _ in range(1000):
                 if written + 1 >= target:
                     break
-                member = record(rng, millis)
+                member = record(rng, millis, with_groups)
                 if count:
                     member = "," + member
                 chunk.append(member)
@@ -146,8 +163,9 @@ def main() -> int:
     parser.add_argument("megabytes", type=float, help="size in MB (10^6 bytes)")
     parser.add_argument("output")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--groups", action="store_true", help="give each record a `groups` array of objects")
     args = parser.parse_args()
-    count = write_payload(args.output, args.megabytes, args.seed)
+    count = write_payload(args.output, args.megabytes, args.seed, args.groups)
     print(f"{args.output}: {count} records", file=sys.stderr)
     return 0
 

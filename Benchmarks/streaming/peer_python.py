@@ -74,13 +74,21 @@ def renamed(record, names):
     return {names.get(name, name): member for name, member in record.items()}
 
 
-def snake_deep(value):
+def kebab_case(name):
+    return snake_case(name).replace("_", "-")
+
+
+def converted_deep(value, convert):
     kind = type(value)
     if kind is dict:
-        return {snake_case(key): snake_deep(member) for key, member in value.items()}
+        return {convert(key): converted_deep(member, convert) for key, member in value.items()}
     if kind is list:
-        return [snake_deep(element) for element in value]
+        return [converted_deep(element, convert) for element in value]
     return value
+
+
+def snake_deep(value):
+    return converted_deep(value, snake_case)
 
 
 def null_empty_objects(value):
@@ -103,6 +111,14 @@ def number_text(value):
 
 KEPT = {"id", "displayName", "plan", "profile"}
 PLANS = {"free": 0, "pro": 1, "": None}
+
+
+MATCHING = re.compile(r"last.*|is[A-Z].*")
+
+
+def snake_except_profile(record):
+    """convertKeys $[*] to snake_case, exclude $[*].profile: the profile object keeps its names."""
+    return {snake_case(name): (member if name == "profile" else snake_deep(member)) for name, member in record.items()}
 
 
 def flattened(record, member):
@@ -130,6 +146,10 @@ OPS = {
                            for record in keyed(data)],
     "FLATTEN": lambda data: [flattened(record, "profile") for record in keyed(data)],
     "MAPVALUES": lambda data: [{**record, "plan": PLANS.get(record["plan"], record["plan"])} for record in keyed(data)],
+    "PLUCK": lambda data: [{**record, "groups": [group["name"] for group in record["groups"]]} for record in keyed(data)],
+    "MATCHING": lambda data: [{n: m for n, m in record.items() if not MATCHING.fullmatch(n)} for record in keyed(data)],
+    "KEBAB": lambda data: [{**record, "profile": converted_deep(record["profile"], kebab_case)} for record in keyed(data)],
+    "EXCLUDE": lambda data: [snake_except_profile(record) for record in keyed(data)],
     "MIXED1": lambda data: {"data": [
         {**record, "createdAt": str(record["createdAt"])}
         for record in (renamed(with_default({"id": key, **{n: m for n, m in value.items() if n != "avatar"}}, "role", "user"),

@@ -146,7 +146,7 @@ WORKLOAD_NAMES = {
     "B": "keyedToArray + emptyObjectToNull + blankStringToNull + convertKeys snake_case",
 }
 # One workload per op that runs per record, after keyedToArray (no wrapIn: records at $[*]), and
-# two mixed lists; the reference is KEYED, keyedToArray alone. Each has its orjson script in
+# two mixed lists, on the payload whose records have `groups`, an array of objects (payload.py); the reference is KEYED, keyedToArray alone. Each has its orjson script in
 # peer_python.py; they run with the CLI (all cores) and orjson with gc.disable() only
 # (`--workloads ops`). Issue "One engine": each within 1.5x of KEYED, and >= 5x the script.
 KEYED = {"op": "keyedToArray", "idKey": "id"}
@@ -169,6 +169,13 @@ OP_WORKLOADS = {
     "FLATTEN": ([KEYED, {"op": "flatten", "path": "$[*]", "member": "profile"}], "flatten $[*] profile"),
     "MAPVALUES": ([KEYED, {"op": "mapValues", "path": "$[*].plan", "cases": [["free", 0], ["pro", 1], ["", None]]}],
                   "mapValues $[*].plan"),
+    "PLUCK": ([KEYED, {"op": "pluck", "path": "$[*].groups", "member": "name"}], "pluck $[*].groups name"),
+    "MATCHING": ([KEYED, {"op": "remove", "path": "$[*]", "matching": "last.*|is[A-Z].*"}],
+                 "remove $[*] matching `last.*|is[A-Z].*`"),
+    "KEBAB": ([KEYED, {"op": "convertKeys", "path": "$[*].profile", "to": "kebab-case"}],
+              "convertKeys $[*].profile to kebab-case"),
+    "EXCLUDE": ([KEYED, {"op": "convertKeys", "path": "$[*]", "to": "snake_case", "exclude": ["$[*].profile"]}],
+                "convertKeys $[*] to snake_case, exclude $[*].profile"),
     "MIXED1": ([KEYED, {"op": "remove", "path": "$[*].avatar"}, {"op": "default", "path": "$[*]", "key": "role", "value": "user"},
                 {"op": "renameKeys", "path": "$[*]", "map": {"displayName": "name", "lastLogin": "lastSeen"}},
                 {"op": "coerce", "path": "$[*].createdAt", "to": "string"}, {"op": "wrap", "key": "data"}],
@@ -809,16 +816,18 @@ def targets_lines(all_results: Dict[tuple, List[Runs]], capacity: Dict[tuple, tu
 # Main
 # ------------------------------------------------------------------------------------------------
 
-def ensure_payload(out_dir: Path, size_mb: float, seed: int):
-    """The payload of `size_mb`, generated once per (size, seed, generator version)."""
-    path = out_dir / f"firebase-{size_mb:g}MB-seed{seed}-v{payload.GENERATOR_VERSION}.json"
+def ensure_payload(out_dir: Path, size_mb: float, seed: int, with_groups: bool = False):
+    """The payload of `size_mb`, generated once per (size, seed, generator version); `with_groups`
+    (the op workloads' payload) gives each record an array of objects, `groups`."""
+    variant = "firebase-groups" if with_groups else "firebase"
+    path = out_dir / f"{variant}-{size_mb:g}MB-seed{seed}-v{payload.GENERATOR_VERSION}.json"
     meta = path.with_suffix(".records")
     if path.exists() and meta.exists():
         return path, int(meta.read_text())
     log(f"generating {path} ...")
     started = time.monotonic()
     partial = path.with_suffix(".partial")
-    records = payload.write_payload(str(partial), size_mb, seed)
+    records = payload.write_payload(str(partial), size_mb, seed, with_groups)
     partial.rename(path)
     meta.write_text(str(records))
     log(f"  {records:,} records, {path.stat().st_size:,} bytes, {time.monotonic() - started:.1f} s")
@@ -886,10 +895,10 @@ def main(argv: List[str]) -> int:
         capacity: Dict[tuple, tuple] = {}
         mismatches = 0
         for size_mb in sizes:
-            source, records = ensure_payload(out_dir, size_mb, args.seed)
             large = size_mb >= LARGE_MB
             runs = min(args.runs, args.large_runs) if large else args.runs
             for workload in workloads:
+                source, records = ensure_payload(out_dir, size_mb, args.seed, with_groups=workload in OP_WORKLOADS)
                 log(f"\n{size_mb:g} MB, workload {workload}, {runs} rounds")
                 tools = tools_for(workload, cli, library, features, args.baseline.resolve() if args.baseline else None)
                 skipped = []

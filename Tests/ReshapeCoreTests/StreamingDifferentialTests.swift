@@ -783,6 +783,30 @@ import Testing
         #expect(counts["rerun", default: 0] == 0, "\(counts)")
     }
 
+    /// A container no rule's filter looks into is copied from the text by the writer (as the
+    /// fused pass copies a record), not token by token: written canonically (white space,
+    /// escapes, numbers), with its duplicate names found, its depth counted, and nothing else
+    /// changed, as the whole tree writes it.
+    @Test func containersNoRuleLooksIntoAreCopied() throws {
+        let rules = try Rules(json: #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"a":"b"}},{"op":"remove","path":"$[*].gone"}]"#)
+        let values = [
+            #"{ "x" : [ 1.50e2 , -0 , 1E400 , "\u00e9\n" , { } , [ ] , { "y" : { "z" : [ true , null ] } } ] }"#,
+            #"[[[[["deep", {"k": "\ud83d\ude00"}]]]]]"#, #"{"a": {"a": 1}, "gone": {"a": 2}}"#,
+        ]
+        let outcomes = Outcomes()
+        let clean = (0..<300).map { #""r\#($0)": {"a": \#(values[$0 % values.count]), "n": \#($0), "gone": [1]}"# }
+        #expect(Self.compare(rules, Array(("{" + clean.joined(separator: ",") + "}").utf8), outcomes: outcomes, context: "clean"))
+        let counts = outcomes.counts()
+        #expect(counts["streamed", default: 0] > 0 && counts["record trees", default: 0] == 0, "\(counts)")
+        // A duplicate deep in a copied container: the record takes its tree, which names it.
+        for bad in [#"{"x": {"y": 1, "y": 2}}"#, #"[{"q": [], "q": []}]"#, #"{"x": [1, 2}"#] {
+            let records = clean[..<200] + [#""bad": {"a": \#(bad)}"#] + clean[200...]
+            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+            #expect(Self.compare(rules, input, context: "bad \(bad)"))
+            #expect(throws: ReshapeError.self) { try rules.applyWholeTree(to: input) }
+        }
+    }
+
     /// What the record filters leave to a record's own tree, with the whole tree's bytes or error:
     /// a path that makes records of the collection and inside them, `arrayToKeyed` and an index
     /// from the end inside records, and values a rule rejects or names that collide (the record

@@ -269,8 +269,8 @@ extension MemberRenaming {
         /// With `deep`: the depth of the members of the outermost selected value open; names at
         /// that depth or deeper are renamed.
         @exclusivity(unchecked) var deepFrom = Int.max
-        /// Names renamed before (see `RenamedNames`).
-        let cache = RenamedNames()
+        /// What names seen before became (nil: they stay).
+        let cache = KnownNames<RecordToken?>()
         /// Renamed names may collide: the writer compares them.
         var renamesMembers: Bool { true }
 
@@ -339,7 +339,7 @@ extension MemberRenaming {
 
         /// The name `token` becomes, or nil when it stays.
         private func renamed(_ token: RecordToken) -> RecordToken? {
-            if let known = cache.find(token) { return known.renamed }
+            if let known = cache.find(token) { return known }
             let renamed = newName(token.bytes).map { name in
                 name.withUnsafeBytes { bytes in
                     RecordToken(
@@ -347,41 +347,8 @@ extension MemberRenaming {
                         plain: JSONText.isPlain(bytes))
                 }
             }
-            cache.add(token, renamed: renamed)
+            cache.add(token, renamed)
             return renamed
-        }
-    }
-
-    /// What names became, looked up by their hash without allocating: up to `capacity` names
-    /// (records repeat the same few), each kept in `kept`; later ones are renamed each time. A
-    /// class, so that a look-up copies nothing.
-    final class RenamedNames {
-        static let capacity = 4096
-        let kept = TokenArena()
-        /// Open addressing over `entries`, linear probing; -1 marks an empty slot.
-        @exclusivity(unchecked) private var slots = [Int32](repeating: -1, count: 2 * RenamedNames.capacity)
-        @exclusivity(unchecked) private var entries: [(name: RecordToken, renamed: RecordToken?)] = []
-
-        var isFull: Bool { entries.count >= Self.capacity }
-
-        /// The entry for `token`'s name, if it was added.
-        func find(_ token: RecordToken) -> (name: RecordToken, renamed: RecordToken?)? {
-            var slot = Int(truncatingIfNeeded: token.hash) & (slots.count - 1)
-            while slots[slot] >= 0 {
-                let entry = entries[Int(slots[slot])]
-                if entry.name.hash == token.hash && entry.name.bytes.sameBytes(as: token.bytes) { return entry }
-                slot = (slot + 1) & (slots.count - 1)
-            }
-            return nil
-        }
-
-        /// Remembers what `token`'s name becomes, unless full.
-        func add(_ token: RecordToken, renamed: RecordToken?) {
-            guard !isFull else { return }
-            var slot = Int(truncatingIfNeeded: token.hash) & (slots.count - 1)
-            while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
-            slots[slot] = Int32(entries.count)
-            entries.append((RecordToken(name: kept.keep(token.bytes), hash: token.hash, plain: token.flag), renamed))
         }
     }
 }

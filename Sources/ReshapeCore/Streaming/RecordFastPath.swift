@@ -28,6 +28,11 @@ struct RecordFastPath: Sendable {
     /// The id value is blank-checked when a `blankStringToNull` comes after `keyedToArray`.
     let idBlankCheck: (trim: Bool, enabled: Bool)
 
+    /// Nothing: the text as the writer would write its tree.
+    static let identity = RecordFastPath(
+        nullEmptyObjects: false, nullBlankStrings: false, trim: false, renames: [], idName: nil, idKeyHash: 0,
+        idKeyLength: 0, idBlankCheck: (false, false))
+
     /// What the rules do to a record's text, gathered rule by rule: each op adds its part
     /// (`Operation.addToFastPath`, in its file under `Ops/`).
     struct Builder {

@@ -136,6 +136,49 @@ enum RecordFilterMaker: Sendable {
     case needsTree
 }
 
+/// What a filter decided for member names it met before, looked up by their hash without
+/// allocating: up to `capacity` names (records repeat the same few), each kept in `kept`; later
+/// ones are decided each time. A class, so that a look-up copies nothing; one per filter, so one
+/// per thread.
+final class KnownNames<Value> {
+    static var capacity: Int { 4096 }
+    let kept = TokenArena()
+    /// Open addressing over `entries`, linear probing; -1 marks an empty slot.
+    @exclusivity(unchecked) private var slots = [Int32](repeating: -1, count: 2 * KnownNames.capacity)
+    @exclusivity(unchecked) private var entries: [(name: RecordToken, value: Value)] = []
+
+    var isFull: Bool { entries.count >= Self.capacity }
+
+    /// What was decided for `token`'s name, if it was added.
+    func find(_ token: RecordToken) -> Value? {
+        var slot = Int(truncatingIfNeeded: token.hash) & (slots.count - 1)
+        while slots[slot] >= 0 {
+            let entry = entries[Int(slots[slot])]
+            if entry.name.hash == token.hash && entry.name.bytes.sameBytes(as: token.bytes) { return entry.value }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+        return nil
+    }
+
+    /// Remembers what was decided for `token`'s name, unless full.
+    func add(_ token: RecordToken, _ value: Value) {
+        guard !isFull else { return }
+        var slot = Int(truncatingIfNeeded: token.hash) & (slots.count - 1)
+        while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
+        slots[slot] = Int32(entries.count)
+        entries.append((RecordToken(name: kept.keep(token.bytes), hash: token.hash, plain: token.flag), value))
+    }
+
+    /// The value for `token`'s name, deciding it with `decide` the first time.
+    @inline(__always)
+    func value(for token: RecordToken, _ decide: (RecordToken) -> Value) -> Value {
+        if let known = find(token) { return known }
+        let value = decide(token)
+        add(token, value)
+        return value
+    }
+}
+
 /// Bytes that tokens point to, valid until the record ends: names and strings decoded from
 /// escapes, and what filters make. One per thread; its blocks are kept from record to record.
 final class TokenArena {

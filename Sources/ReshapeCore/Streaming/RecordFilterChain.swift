@@ -53,6 +53,8 @@ final class RecordFilterChain {
     @exclusivity(unchecked) private var frames: [(isObject: Bool, firstName: Int)] = []
     /// The hashes (`RecordNames.hash`) of the names of the open objects, for duplicates.
     @exclusivity(unchecked) private var names: [UInt64] = []
+    /// For the values the writer copies from the text.
+    @exclusivity(unchecked) private var scratch = JSONParser.NameScratch(cacheCapacity: 1)
 
     fileprivate init(_ makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter]) {
         arena = TokenArena()
@@ -167,16 +169,23 @@ final class RecordFilterChain {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = byte == UInt8(ascii: "{")
                 guard frames.count + 1 < depthLeft else { return false }
+                let open = parser.index
                 parser.index += 1
-                guard emit(isObject ? .objectStart : .arrayStart) else { return false }
-                frames.append((isObject, names.count))
                 parser.skipWhitespace()
                 guard parser.index < parser.text.count else { return false }
+                let token: RecordToken = isObject ? .objectStart : .arrayStart
                 if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
                     parser.index += 1
-                    frames.removeLast()
-                    guard emit(isObject ? .objectEnd : .arrayEnd) else { return false }
+                    guard emit(token), emit(isObject ? .objectEnd : .arrayEnd) else { return false }
+                } else if bypass == 0 && !filters.isEmpty && filters.allSatisfy({ $0.ignores(token) }) {
+                    // No rule looks inside: the writer copies it from the text, as the fused pass
+                    // copies a record, without a token for each value in it.
+                    for filter in filters { filter.skip(token) }
+                    parser.index = open
+                    guard writer.copy(&parser, depthLeft: depthLeft - frames.count, scratch: &scratch) else { return false }
                 } else {
+                    guard emit(token) else { return false }
+                    frames.append((isObject, names.count))
                     if isObject { guard readName(&parser) else { return false } }
                     continue
                 }
@@ -298,15 +307,7 @@ final class RecordTextWriter: RecordFilter {
             frames.removeLast()
             return true
         default:
-            if let top = frames.last {
-                if !top.isObject {
-                    if top.count > 0 { out.append(UInt8(ascii: ",")) }
-                    frames[frames.count - 1].count += 1
-                }
-            } else {
-                values += 1
-                guard values == 1 else { return false }
-            }
+            guard beginValue() else { return false }
             switch token.kind {
             case .objectStart, .arrayStart:
                 guard frames.count + 1 < depthLeft else { return false }
@@ -324,6 +325,31 @@ final class RecordTextWriter: RecordFilter {
             }
             return out.count <= outputLimit
         }
+    }
+
+    /// Copies the non-empty object or array at `parser.index` from the text, written as the
+    /// tokens would be (see `JSONParser.transformRecord`), and moves past it. False when the
+    /// tree must decide (a duplicate name, invalid text, nesting past `depthLeft` in the input or
+    /// past the depth left in the output, output past the limit).
+    func copy(_ parser: inout JSONParser, depthLeft: Int, scratch: inout JSONParser.NameScratch) -> Bool {
+        guard beginValue() else { return false }
+        return parser.transformRecord(
+            .identity, id: nil, depthLeft: min(depthLeft, self.depthLeft - frames.count), into: &out, scratch: &scratch,
+            outputLimit: outputLimit, wholeText: false)
+    }
+
+    /// Before a value: the comma before an element, and at most one value outside containers.
+    @inline(__always)
+    private func beginValue() -> Bool {
+        if let top = frames.last {
+            if !top.isObject {
+                if top.count > 0 { out.append(UInt8(ascii: ",")) }
+                frames[frames.count - 1].count += 1
+            }
+            return true
+        }
+        values += 1
+        return values == 1
     }
 
     private func appendString(_ token: RecordToken) {
