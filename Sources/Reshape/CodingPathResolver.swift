@@ -67,17 +67,19 @@ struct CodingPathResolver {
         return (path.text, node)
     }
 
-    /// Where a decoding error happened and what went wrong, in one line.
+    /// Where a decoding error happened and what went wrong, in one line, worded from the error's
+    /// case, its type and the kind of value found (`expected Int, found a string`): never from
+    /// the error's own text, which may quote the value (Swift's enums do), and never with a value
+    /// of the document, since bodies carry personal data.
     func report(_ error: DecodingError) -> (path: String, message: String) {
         switch error {
         case .typeMismatch(let type, let context):
             let (path, value) = resolve(context.codingPath)
-            guard let value else { return (path, context.debugDescription) }
+            guard let value else { return (path, "expected \(typeName(type))") }
             return (path, "expected \(typeName(type)), found \(value.described)")
         case .valueNotFound(let type, let context):
             let (path, value) = resolve(context.codingPath)
-            if value?.isNull == true { return (path, "expected \(typeName(type)), found null") }
-            return (path, context.debugDescription)
+            return (path, "expected \(typeName(type)), found \(value?.isNull == true ? "null" : "no value")")
         case .keyNotFound(let key, let context):
             var codingPath = context.codingPath
             if let last = codingPath.last, last.stringValue == key.stringValue, last.intValue == key.intValue {
@@ -90,13 +92,38 @@ struct CodingPathResolver {
             let name = quote(key.stringValue)
             return (path, keyStrategy == nil ? "no member \(name)" : "no member decoding as the key \(name)")
         case .dataCorrupted(let context):
-            let (path, _) = resolve(context.codingPath)
-            var message = context.debugDescription
-            if let underlying = context.underlyingError { message += " (\(underlying))" }
-            return (path, message)
+            let (path, value) = resolve(context.codingPath)
+            if let message = context.underlyingError as? DecodingMessage { return (path, message.text) }
+            return (path, Self.corruption(context.debugDescription, found: value?.described))
         @unknown default:
-            return ("$", "\(error)")
+            return ("$", "the value does not decode")
         }
+    }
+
+    /// `JSONDecoder`'s fixed texts for Foundation's types, as the index decoder words them.
+    static let foundationTexts = [
+        "Invalid URL string.": "expected URL, found a string that is not a URL",
+        "Expected date string to be ISO8601-formatted.": "expected an ISO 8601 date, found a string that is not one",
+        "Encountered Data is not valid Base64.": "expected Base64 data, found a string that is not Base64",
+    ]
+
+    /// A `dataCorrupted` error from elsewhere (`JSONDecoder`, a synthesized `init(from:)`),
+    /// worded again: the type it names, never the text around it. `found` is the kind of value.
+    static func corruption(_ text: String, found: String?) -> String {
+        // Swift's enums: "Cannot initialize Role from invalid String value <the value>".
+        if text.hasPrefix("Cannot initialize "), let type = text.between("Cannot initialize ", and: " from invalid ") {
+            return "expected \(type), found \(found ?? "a value") that is none of its raw values"
+        }
+        // JSONDecoder: "Parsed JSON number <the number> does not fit in Int8."
+        if text.hasPrefix("Parsed JSON number "), let type = text.between(" does not fit in ", and: ".") {
+            return "expected \(type), found a number it cannot represent"
+        }
+        if let worded = foundationTexts[text] { return worded }
+        if text == "The given data was not valid JSON." {
+            // Valid to Reshape's parser, refused by JSONDecoder: nesting past its 512 levels.
+            return found.map { "\($0) that JSONDecoder refuses (it reads at most 512 levels of nesting)" } ?? "not valid JSON"
+        }
+        return found.map { "\($0) that does not decode here" } ?? "the value does not decode here"
     }
 
     /// The name of the member of `object` that the decoder reports as `key`.
@@ -123,5 +150,16 @@ struct CodingPathResolver {
 
     private func quote(_ text: String) -> String {
         JSONValue.string(text).description
+    }
+}
+
+extension String {
+    /// The text between the first `start` and the `end` after it, when it is a type's name (no
+    /// white space, at most 200 characters); nil otherwise.
+    fileprivate func between(_ start: String, and end: String) -> String? {
+        guard let from = range(of: start)?.upperBound, let to = self[from...].range(of: end)?.lowerBound else { return nil }
+        let name = self[from..<to]
+        guard !name.isEmpty, name.count <= 200, !name.contains(where: { $0.isWhitespace }) else { return nil }
+        return String(name)
     }
 }

@@ -48,8 +48,7 @@ public struct LossyDictionary<Key: Hashable & LosslessStringConvertible, Value: 
                 if let key = Key(name) {
                     values[key] = value
                 } else {
-                    let error = DecodingError.dataCorrupted(DecodingError.Context(
-                        codingPath: memberPath, debugDescription: "The member name is not a key of type \(Key.self)."))
+                    let error = DecodingMessage.corrupted("expected a member name that is a key of type \(Key.self), found another name", at: memberPath)
                     drops.append(DroppedElement(kind: .droppedEntry, codingPath: memberPath, key: name, error: error)
                         .record(in: decoder, found: nil))
                 }

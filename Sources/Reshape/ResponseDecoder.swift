@@ -190,6 +190,12 @@ public struct ResponseDecoder: Sendable {
                 value = try decoder.decode(T.self, from: shaped?.data ?? data)
             }
         } catch let error as DecodingError {
+            // `JSONDecoder`'s errors may say neither where nor what (a number out of range is
+            // "not valid JSON" at `$`): the index decoder, on the same document, says both.
+            if index == nil, let (again, againIndex) = decodedAgain(T.self, from: shaped?.data ?? data, context: context) {
+                let (path, message) = resolver(againIndex, shaped?.data ?? data).report(again)
+                throw .decoding(path: path, message: message, underlying: again)
+            }
             let (path, message) = resolver(index, shaped?.data ?? data).report(error)
             throw .decoding(path: path, message: message, underlying: error)
         } catch {
@@ -198,6 +204,23 @@ public struct ResponseDecoder: Sendable {
         guard diagnose, !sink.dropped.isEmpty else { return (value, []) }
         let resolver = resolver(index, shaped?.data ?? data)
         return (value, sink.dropped.map { $0.diagnostic(resolver) })
+    }
+
+    /// After `JSONDecoder` failed on `data`: the error of decoding the same document through its
+    /// index, or nil when the text is no JSON value the index takes, or that decoding succeeds.
+    /// Runs the types' `init(from:)` a second time, on failures only.
+    private func decodedAgain<T: Decodable>(_ type: T.Type, from data: Data, context: DecodingContext) -> (DecodingError, JSONIndex)? {
+        guard let value = data.withUnsafeBytes({ bytes in try? JSONValue(json: bytes, allowDuplicateKeys: false) }),
+              let text = try? value.json(), let index = try? JSONIndex(ShapedBytes(copying: text))
+        else { return nil }
+        do {
+            _ = try decodeIndexed(T.self, from: index, context: context, sink: DiagnosticSink())
+            return nil
+        } catch let error as DecodingError {
+            return (error, index)
+        } catch {
+            return nil
+        }
     }
 
     /// Decodes the engine's output with an ``IndexDecoder``, configured as ``makeJSONDecoder(context:)``

@@ -54,8 +54,8 @@ extension UnknownCaseRepresentable {
     fileprivate static func decodingUnknown(from decoder: any Decoder) throws -> Self {
         let raw = try decoder.singleValueContainer().decode(RawValue.self)
         if let known = Self(rawValue: raw) { return known }
-        let error = DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: decoder.codingPath, debugDescription: "Cannot initialize \(Self.self) from invalid \(RawValue.self) value"))
+        let found = RawValue.self == String.self ? "a string" : "a number"
+        let error = DecodingMessage.corrupted("expected \(Self.self), found \(found) that is none of its raw values", at: decoder.codingPath)
         _ = DroppedElement(kind: .unknownCase, codingPath: decoder.codingPath, error: error).record(in: decoder, found: nil)
         return unknownCase
     }

@@ -38,7 +38,9 @@ import Testing
         case .typeMismatch(let type, let context)?: return "typeMismatch \(type) at \(path(context)): \(context.debugDescription)"
         case .valueNotFound(let type, let context)?: return "valueNotFound \(type) at \(path(context)): \(context.debugDescription)"
         case .keyNotFound(let key, let context)?: return "keyNotFound \(key.stringValue) at \(path(context)): \(context.debugDescription)"
-        case .dataCorrupted(let context)?: return "dataCorrupted at \(path(context)): \(context.debugDescription)"
+        // Not its text: JSONDecoder's may quote the value ("Parsed JSON number 128 does not fit
+        // in Int8."); ours never does (`valuesNeverReachMessages`).
+        case .dataCorrupted(let context)?: return "dataCorrupted at \(path(context))"
         default: return "\(error)"
         }
     }
@@ -262,8 +264,9 @@ import Testing
                 Issue.record("expected both to fail")
                 return
             }
-            #expect(Self.summary(expected) == "dataCorrupted at : Expected date string to be ISO8601-formatted.")
-            #expect(Self.summary(error) == "dataCorrupted at createdAt: Expected date string to be ISO8601-formatted.")
+            #expect(Self.summary(expected) == "dataCorrupted at ")
+            #expect(Self.summary(error) == "dataCorrupted at createdAt")
+            #expect((error as? DecodingError).map { "\($0)" }?.contains("expected an ISO 8601 date, found a string that is not one") == true)
             return
         }
         try Self.expectSame(Stamped.self, json, configure: configure)
@@ -362,12 +365,10 @@ import Testing
         #expect(read("-128") == "-128")
         #expect(read("-0") == "0")
         #expect(read("0e400") == "0")
-        #expect(read("1.5") == "decoding failed at $['n']: Number 1.5 is not representable in Swift.")
-        #expect(read("128") == "decoding failed at $['n']: Number 128 is not representable in Swift.")
-        // Messages quote the number as the reshaped document holds it: the engine writes reals in
-        // their shortest round-trip form.
-        #expect(read("1e3") == "decoding failed at $['n']: Number 1000.0 is not representable in Swift.")
-        #expect(read("1.0000000000000001") == "decoding failed at $['n']: Number 1.0000000000000001 is not representable in Swift.")
+        #expect(read("1.5") == "decoding failed at $['n']: expected Int8, found a number it cannot represent")
+        #expect(read("128") == "decoding failed at $['n']: expected Int8, found a number it cannot represent")
+        #expect(read("1e3") == "decoding failed at $['n']: expected Int8, found a number it cannot represent")
+        #expect(read("1.0000000000000001") == "decoding failed at $['n']: expected Int8, found a number it cannot represent")
     }
 
     @Test func realsOutOfRangeAreErrors() throws {
@@ -382,8 +383,8 @@ import Testing
         }
         #expect(read("0.5") == "0.5")
         #expect(read("0e-999") == "0.0")
-        #expect(read("1e39") == "decoding failed at $['r']: Number 1e+39 is not representable in Swift.")
-        #expect(read("1e-999") == "decoding failed at $['r']: Number 1e-999 is not representable in Swift.")
+        #expect(read("1e39") == "decoding failed at $['r']: expected Float, found a number it cannot represent")
+        #expect(read("1e-999") == "decoding failed at $['r']: expected Float, found a number it cannot represent")
     }
 
     /// Decoding recurses once per level, so nesting is refused where `JSONDecoder` refuses it, with
@@ -400,7 +401,8 @@ import Testing
             return
         }
         #expect(Self.summary(error) == Self.summary(expected))
-        #expect(Self.summary(error).hasPrefix("dataCorrupted at : The given data was not valid JSON."))
+        #expect(Self.summary(error) == "dataCorrupted at ")
+        #expect((error as? DecodingError).map { "\($0)" }?.contains("The given data was not valid JSON.") == true)
     }
 
     // MARK: - Random documents

@@ -67,8 +67,8 @@ import Testing
             #"default for $['role']: at $: no member decoding as the key "role""#,
             #"nil for $['homepage']: at $['homepage']: expected String, found a number"#,
             #"dropped $['rates']['XXX']: at $['rates']['XXX']: expected Double, found a string"#,
-            #"unknown case for $['plan']: at $['plan']: Cannot initialize Plan from invalid String value"#,
-            #"unknown case for $['level']: at $['level']: Cannot initialize Level from invalid Int value"#,
+            #"unknown case for $['plan']: at $['plan']: expected Plan, found a string that is none of its raw values"#,
+            #"unknown case for $['level']: at $['level']: expected Level, found a number that is none of its raw values"#,
         ])
         #expect(diagnostics.map(\.kind) == [.usedDefault, .usedDefault, .usedDefault, .usedDefault, .usedDefault, .droppedValue, .droppedEntry, .unknownCase, .unknownCase])
         #expect(diagnostics.map(\.index) == Array(repeating: -1, count: 9))
@@ -125,7 +125,7 @@ import Testing
         let (scores, diagnostics) = try ResponseDecoder().decodeWithDiagnostics(
             Scores.self, from: Data(#"{"byRound": {"1": 10, "two": 20, "3": 30}}"#.utf8))
         #expect(scores.byRound == [1: 10, 3: 30])
-        #expect(diagnostics.map(\.description) == ["dropped $['byRound']['two']: at $['byRound']['two']: The member name is not a key of type Int."])
+        #expect(diagnostics.map(\.description) == ["dropped $['byRound']['two']: at $['byRound']['two']: expected a member name that is a key of type Int, found another name"])
     }
 
     @Test func anUnknownCaseNeedsTheRightRawType() throws {

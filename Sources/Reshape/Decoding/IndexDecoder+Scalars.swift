@@ -33,7 +33,7 @@ extension IndexDecoder {
         switch kind(entry) {
         case .number:
             guard let value: T = Self.integer(index.text(of: index.entries[entry])) else {
-                throw notRepresentable(entry, location, key)
+                throw notRepresentable(type, location, key)
             }
             return value
         case .null: throw null(type, location, key)
@@ -50,7 +50,7 @@ extension IndexDecoder {
             // A number of the JSON grammar: what `T(_:)` reads is exactly that.
             guard let value = T(String(decoding: text, as: UTF8.self)), value.isFinite,
                   value != 0 || Self.isZero(text)
-            else { throw notRepresentable(entry, location, key) }
+            else { throw notRepresentable(type, location, key) }
             return value
         case .null:
             throw null(type, location, key)
@@ -83,8 +83,8 @@ extension IndexDecoder {
             let text = try string(entry, at: location, key: key)
             if #available(macOS 12, iOS 15, tvOS 15, watchOS 8, *) {
                 guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
-                    throw DecodingError.dataCorrupted(DecodingError.Context(
-                        codingPath: codingPath(location, key), debugDescription: "Expected date string to be ISO8601-formatted."))
+                    throw DecodingMessage.corrupted(
+                        "expected an ISO 8601 date, found a string that is not one", at: codingPath(location, key))
                 }
                 return date
             }
@@ -105,8 +105,7 @@ extension IndexDecoder {
         case .base64:
             guard kind(entry) == .string else { throw mismatch(String.self, entry, location, key) }
             guard let data = Data(base64Encoded: stringValue(entry)) else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: codingPath(location, key), debugDescription: "Encountered Data is not valid Base64."))
+                throw DecodingMessage.corrupted("expected Base64 data, found a string that is not Base64", at: codingPath(location, key))
             }
             return data
         case .custom(let closure):
@@ -119,7 +118,7 @@ extension IndexDecoder {
     func url(_ entry: Int, at location: Location, key: (any CodingKey)?) throws -> URL {
         let text = try string(entry, at: location, key: key)
         guard let url = URL(string: text) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(location, key), debugDescription: "Invalid URL string."))
+            throw DecodingMessage.corrupted("expected URL, found a string that is not a URL", at: codingPath(location, key))
         }
         return url
     }
@@ -128,13 +127,13 @@ extension IndexDecoder {
         switch kind(entry) {
         case .number:
             guard let value = Decimal(string: String(decoding: index.text(of: index.entries[entry]), as: UTF8.self)) else {
-                throw notRepresentable(entry, location, key)
+                throw notRepresentable(Decimal.self, location, key)
             }
             return value
         case .null:
             throw null(Decimal.self, location, key)
         default:
-            throw DecodingError.typeMismatch(Decimal.self, DecodingError.Context(codingPath: codingPath(location, key), debugDescription: ""))
+            throw mismatch(Decimal.self, entry, location, key)
         }
     }
 

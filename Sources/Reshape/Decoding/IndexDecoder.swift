@@ -173,8 +173,7 @@ final class IndexDecoder: Decoder {
 
     private func cast<T>(_ value: Any, _ location: Location, _ key: (any CodingKey)?) throws -> T {
         guard let value = value as? T else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: codingPath(location, key), debugDescription: "Decoded a \(Swift.type(of: value)) where \(T.self) was expected."))
+            throw DecodingMessage.corrupted("expected \(T.self), decoded \(Swift.type(of: value))", at: codingPath(location, key))
         }
         return value
     }
@@ -189,10 +188,10 @@ final class IndexDecoder: Decoder {
             codingPath: codingPath(location, key), debugDescription: "Expected to decode \(type) but found \(described(entry)) instead."))
     }
 
-    func notRepresentable(_ entry: Int, _ location: Location, _ key: (any CodingKey)?) -> DecodingError {
-        let text = entry >= 0 ? String(decoding: index.valueText(at: entry), as: UTF8.self) : "null"
-        return .dataCorrupted(DecodingError.Context(
-            codingPath: codingPath(location, key), debugDescription: "Number \(text) is not representable in Swift."))
+    /// A number `type` cannot hold exactly (out of its range, or a fraction for an integer type):
+    /// the message never says which number.
+    func notRepresentable(_ type: Any.Type, _ location: Location, _ key: (any CodingKey)?) -> DecodingError {
+        DecodingMessage.corrupted("expected \(type), found a number it cannot represent", at: codingPath(location, key))
     }
 
     /// Decodes the value at `entry` with a `JSONDecoder` configured as the template: for settings

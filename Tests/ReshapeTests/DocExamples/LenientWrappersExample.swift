@@ -41,7 +41,7 @@ import Testing
             #"default for $['owner']: at $: no member "owner""#,
             #"nil for $['homepage']: at $['homepage']: expected String, found a number"#,
             #"dropped $['quotas']['cpu']: at $['quotas']['cpu']: expected Int, found a string"#,
-            #"unknown case for $['plan']: at $['plan']: Cannot initialize Plan from invalid String value"#,
+            #"unknown case for $['plan']: at $['plan']: expected Plan, found a string that is none of its raw values"#,
         ])
         #expect(sameDiagnostic)
     }
