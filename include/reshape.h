@@ -130,8 +130,8 @@ typedef enum reshape_status {
  *
  * How it grows: sizeof(reshape_error) and the offset of every field never change within a major
  * version (1536 bytes where size_t has 64 bits, 1524 where it has 32). A later field is carved out
- * of the start of `reserved`, and is defined so that 0 (or "") means "not known" (sys_errno and
- * io_file came from there). Every call that fills or clears an error zeroes `reserved`, so a
+ * of the start of `reserved`, and is defined so that 0 (or "") means "not known" (sys_errno,
+ * io_file and the source_* fields came from there). Every call that fills or clears an error zeroes `reserved`, so a
  * program built against a later header reads "not known" from this library, never garbage, and
  * this library never writes past the size a program built against this header allocated.
  */
@@ -159,8 +159,28 @@ typedef struct reshape_error {
                                        input file that changed while it was read); else 0 */
     int io_file;                    /* RESHAPE_IO_ERROR: RESHAPE_IO_INPUT or RESHAPE_IO_OUTPUT,
                                        the file the failure is about; else RESHAPE_IO_NONE */
-    unsigned char reserved[440];    /* zeroed by the library; later fields come from here */
+    char source_path[352];          /* RESHAPE_RULE_FAILED: the RFC 9535 normalized path in the
+                                       input of the value the rule failed on, before the rules
+                                       before it moved or renamed it, cut as `path` is; "" when
+                                       not known (the input came from a pipe or a file over 64
+                                       MiB, or tracing went past the work limit: see
+                                       reshape_trace()) or when a rule made the value */
+    size_t source_line, source_column, source_position; /* where that value starts in the input:
+                                       as line, column and position; 0 when not known */
+    int source_origin;              /* a RESHAPE_SOURCE_* when the source is known, else 0 */
+    int source_rule;                /* the rule that made or replaced the value, or 0 */
+    char source_op[32];             /* that rule's op, NUL-terminated, or "" */
+    unsigned char reserved[440 - 392 - 3 * sizeof(size_t)]; /* zeroed by the library; later
+                                       fields come from here */
 } reshape_error;
+
+/* reshape_error.source_origin: how the value a rule failed on came to be where it was. */
+#define RESHAPE_SOURCE_INPUT 1       /* the input's value at source_path, moved or not */
+#define RESHAPE_SOURCE_REPLACED 2    /* a rule's value in place of the input's at source_path */
+#define RESHAPE_SOURCE_ADDED 3       /* a rule's value with no counterpart in the input */
+#define RESHAPE_SOURCE_MEMBER_NAME 4 /* the member name of the input's value at source_path */
+#define RESHAPE_SOURCE_REBUILT 5     /* a rule's new object holding the members of the input's
+                                        value at source_path (a record keyedToArray makes) */
 
 /*
  * The name of a status, as the other bindings and the CLI spell it: "ok", "invalid_json",
@@ -555,17 +575,53 @@ reshape_status reshape_apply_fd(const reshape_rules *rules, int in_fd, int out_f
                                 unsigned flags, const reshape_file_options *options, reshape_error *err);
 
 /* ==========================================================================================
+ * Tracing values to the input
+ * ========================================================================================== */
+
+/*
+ * Where a value of the output was in the input, or what made it: reshapes the input once more as
+ * a whole tree, following every value through each rule (a walk of the document per rule, counted
+ * against the work limit), and describes the value at `path` of the output.
+ *
+ * rules, input, input_len, flags: as reshape_apply(); RESHAPE_INPUT_LINES is
+ *   RESHAPE_INVALID_ARGUMENT (tracing takes one document).
+ * path: NUL-terminated, the path of one value of the output: a normalized path such as
+ *   $['users'][3]['age'], or any RFC 9535 path that selects at most one value ($.users[3].age).
+ *   Must not be NULL.
+ * out: receives a JSON object, NUL-terminated, with these members in this order: "origin"
+ *   ("input", "replaced", "added", "memberName" or "rebuilt", as RESHAPE_SOURCE_*), "path" (the
+ *   normalized path in the input; "" for "added"), "line", "column", "position" (where that
+ *   value, or for "memberName" that member name, starts in the input; 0 for "added"), "rule" and
+ *   "op" (the rule that made the value; 0 and "" for "input"), "renames" (an array of objects
+ *   "rule", "op", "from", "to": the renamings of the member holding the value, in order), and
+ *   "description" (the same in one line, as `reshape trace` prints it). Untouched on failure.
+ *   Must not be NULL.
+ * out_len: receives its length in bytes, without the NUL. May be NULL.
+ * err: may be NULL.
+ *
+ * Returns RESHAPE_OK; the errors of reshape_apply() for the input; RESHAPE_INVALID_ARGUMENT when
+ * path is not a path, may select several values, or selects none in the output.
+ *
+ * Ownership: the caller owns *out and frees it with reshape_free().
+ * Thread safety: any number of threads may call reshape_trace() with the same rules at once.
+ */
+reshape_status reshape_trace(const reshape_rules *rules, const char *input, size_t input_len, uint32_t flags,
+                             const char *path, char **out, size_t *out_len, reshape_error *err);
+
+/* ==========================================================================================
  * Memory
  * ========================================================================================== */
 
 /*
- * Frees a buffer returned by reshape_apply() or reshape_rules_plan(). NULL is a no-op.
+ * Frees a buffer returned by reshape_apply(), reshape_rules_plan() or reshape_trace(). NULL is a
+ * no-op.
  *
  * Ownership: buffer must come from one of them and must not be used afterwards; never pass
  * it to free(), and never pass other memory here.
  * Thread safety: safe to call from any thread.
  */
 void reshape_free(char *buffer);
+
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,15 @@ func report(_ error: ReshapeError, to destination: UnsafeMutablePointer<reshape_
         destination, code: status, rule: Int32(clamping: error.rule), op: op, path: error.path,
         message: error.description, line: error.line, column: error.column, position: error.position,
         systemErrno: error.systemErrno, ioFile: error.ioFile.rawValue)
+    if let source = error.source {
+        destination.pointee.source_origin = Int32(ValueSource.Origin.allCases.firstIndex(of: source.origin) ?? -1) + 1
+        destination.pointee.source_rule = Int32(clamping: source.rule)
+        destination.pointee.source_line = source.line
+        destination.pointee.source_column = source.column
+        destination.pointee.source_position = source.position
+        withUnsafeMutableBytes(of: &destination.pointee.source_path) { copyTruncated(source.path, into: $0) }
+        withUnsafeMutableBytes(of: &destination.pointee.source_op) { copyTruncated(source.op, into: $0) }
+    }
     return status
 }
 
@@ -57,6 +66,13 @@ private func fill(
         bytes.initializeMemory(as: UInt8.self, repeating: 0)
         copyTruncated(op, into: bytes)
     }
+    destination.pointee.source_origin = 0
+    destination.pointee.source_rule = 0
+    destination.pointee.source_line = 0
+    destination.pointee.source_column = 0
+    destination.pointee.source_position = 0
+    withUnsafeMutableBytes(of: &destination.pointee.source_path) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+    withUnsafeMutableBytes(of: &destination.pointee.source_op) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
     withUnsafeMutableBytes(of: &destination.pointee.reserved) { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
 }
 

@@ -128,6 +128,29 @@ public func reshapeApply(
     }
 }
 
+@_cdecl("reshape_trace")
+public func reshapeTrace(
+    _ rules: reshape_rules_const_ptr?, _ input: UnsafePointer<CChar>?, _ inputLength: size_t, _ flags: UInt32,
+    _ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ outLength: UnsafeMutablePointer<size_t>?, _ err: UnsafeMutablePointer<reshape_error>?
+) -> reshape_status {
+    do throws(ReshapeError) {
+        let (compiled, text) = try applyArguments(rules, input, inputLength)
+        guard let path else { throw ReshapeError(.invalidArgument, "path must not be NULL") }
+        guard let out else { throw ReshapeError(.invalidArgument, "out must not be NULL") }
+        let source = try compiled.source(of: String(cString: path), in: Array(text), options: ApplyOptions(rawValue: flags))
+        let json = try source.json.json()
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: json.count + 1)
+        buffer.initialize(from: json, count: json.count)
+        buffer[json.count] = 0
+        out.pointee = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: CChar.self)
+        outLength?.pointee = json.count
+        return succeed(err)
+    } catch {
+        return report(error, to: err)
+    }
+}
+
 @_cdecl("reshape_apply_into")
 public func reshapeApplyInto(
     _ rules: reshape_rules_const_ptr?, _ input: UnsafePointer<CChar>?, _ inputLength: size_t, _ flags: CUnsignedInt,

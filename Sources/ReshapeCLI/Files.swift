@@ -24,12 +24,22 @@ func openInput(_ path: String?) throws -> Int32 {
     return descriptor
 }
 
+/// Reads the whole input into memory: a file, or standard input for "-".
+func readInput(_ path: String) throws -> [UInt8] {
+    guard path != "-" else { return try readAll(STDIN_FILENO, path: "standard input", what: "input file") }
+    return try readFile(path, what: "input file")
+}
+
 /// Reads a whole file to its end, so that pipes given as paths (`<(curl ...)`, `/dev/stdin`) work
 /// as well as regular files.
 private func readFile(_ path: String, what: String) throws -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw CLIFailure(.ioError, "cannot read \(what) '\(path)': \(systemReason(errno))", errno) }
     defer { close(descriptor) }
+    return try readAll(descriptor, path: path, what: what)
+}
+
+private func readAll(_ descriptor: Int32, path: String, what: String) throws -> [UInt8] {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {

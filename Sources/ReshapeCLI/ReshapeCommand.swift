@@ -13,6 +13,7 @@ struct ReshapeCommand: ParsableCommand {
             reshape --rules RULES.json [INPUT|-] [--output FILE] [--pretty] [--allow-duplicate-keys]
                     [--jobs N] [--progress|--no-progress] [--input-lines] [--output-lines] [--skip-invalid-lines]
             reshape check RULES.json
+            reshape trace --rules RULES.json INPUT PATH [--json]
             """,
         discussion: """
             Applies the rules (see docs/rules.md) to INPUT, or to standard input when
@@ -37,6 +38,9 @@ struct ReshapeCommand: ParsableCommand {
               Check a rules document, and see which rules run per record:
                 reshape check rules.json
 
+              Find where a value of the output was in the input:
+                reshape trace --rules rules.json users.json "\\$[3]['age']"
+
             EXIT STATUS:
               0  success
               1  the input could not be reshaped (invalid JSON, a rule failed, a limit
@@ -48,7 +52,7 @@ struct ReshapeCommand: ParsableCommand {
                 expected an object, found a string
             """,
         version: ReshapeVersion.string,
-        subcommands: [ApplyCommand.self, CheckCommand.self],
+        subcommands: [ApplyCommand.self, CheckCommand.self, TraceCommand.self],
         defaultSubcommand: ApplyCommand.self
     )
 

@@ -66,6 +66,13 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
     public var systemErrno: Int32
     /// For ``Code/ioError``: which file failed. ``IOFile/none`` for every other code.
     public var ioFile: IOFile
+    /// For ``Code/ruleFailed``: where the failing value was in the input, before the rules
+    /// before the failing one moved or renamed it (see ``ValueSource``), with its line, column
+    /// and byte position; ``description`` ends with it (`(input: $['-NxA3kq0']['age'], line 1,
+    /// column 2211)`) when it is not at ``path`` already. Nil when not known
+    /// (the input was read from a pipe, or from a file larger than 64 MiB, or tracing went past
+    /// the work limit). Not compared by `==`: the same failure with or without it is equal.
+    public var source: ValueSource? = nil
 
     /// The file a failed read or write was about (`reshape_error.io_file` in C).
     public enum IOFile: Int32, Sendable, CaseIterable {
@@ -129,8 +136,22 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
             // A JSON Lines error outside the text of its line names the line alone.
             location += (location.isEmpty ? "" : ", ") + (column > 0 ? "line \(line), column \(column)" : "line \(line)")
         }
-        let text = MessageText.line(message)
+        let text = MessageText.line(message) + (movedSource.map { " \($0.suffix)" } ?? "")
         return location.isEmpty ? "\(code.rawValue): \(text)" : "\(code.rawValue): \(location): \(text)"
+    }
+
+    /// The source, when it is not what ``path`` says already: the rules before the failing one
+    /// moved or renamed the value (the one-line description then ends with it).
+    var movedSource: ValueSource? {
+        guard let source, source.origin != .input || source.path != path || !source.renames.isEmpty else { return nil }
+        return source
+    }
+
+    /// Equal when every field but ``source`` is.
+    public static func == (lhs: ReshapeError, rhs: ReshapeError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.rule == rhs.rule && lhs.op == rhs.op && lhs.path == rhs.path
+            && lhs.line == rhs.line && lhs.column == rhs.column && lhs.position == rhs.position
+            && lhs.systemErrno == rhs.systemErrno && lhs.ioFile == rhs.ioFile
     }
 }
 

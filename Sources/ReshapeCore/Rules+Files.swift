@@ -72,8 +72,40 @@ extension Rules {
         try options.validate()
         let input = try InputRegion(
             descriptor: descriptor, name: name, chunk: settings.inputChunkBytes, pipeReservation: settings.pipeReservationBytes)
-        let read = try reshape(input, options: options, settings: settings, into: sink)
+        let read: Int
+        do {
+            read = try reshape(input, options: options, settings: settings, into: sink)
+        } catch {
+            guard error.code == .ruleFailed else { throw error }
+            var traced = error
+            traced.source = sourceOfFailure(error, inFile: descriptor, options: options)
+            throw traced
+        }
         try sink.flush()
         _ = settings.progress?(read, read)  // The end: too late to cancel.
+    }
+
+    /// Files up to this size are read again to trace a failure to the input (``ReshapeError/source``).
+    static let traceFileLimit = 64 << 20
+
+    /// The source of a rule's failure on the regular file `descriptor` (read again from its start,
+    /// up to `traceFileLimit` bytes), or nil.
+    private func sourceOfFailure(_ error: ReshapeError, inFile descriptor: Int32, options: ApplyOptions) -> ValueSource? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= Self.traceFileLimit else {
+            return nil
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { space -> Int in
+                guard let base = space.baseAddress else { return -1 }
+                return pread(descriptor, base + done, space.count - done, off_t(done))
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            done += count
+        }
+        return bytes.withUnsafeBytes { sourceOfFailure(error, in: $0, options: options) }
     }
 }

@@ -88,7 +88,11 @@ public struct Rules: Sendable {
         to input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings
     ) throws(ReshapeError) -> [UInt8] {
         let sink = BufferSink(capacity: input.count.addingClamped(input.count / 8 + 64))
-        try reshape(input, options: options, settings: settings, into: sink)
+        do {
+            try reshape(input, options: options, settings: settings, into: sink)
+        } catch {
+            throw traced(error, in: input, options: options)
+        }
         _ = settings.progress?(input.count, input.count)  // The end: too late to cancel.
         return sink.buffer.toArray()
     }
@@ -121,7 +125,11 @@ public struct Rules: Sendable {
             return buffer.take()
         }
         let sink = BufferSink(buffer: buffer)
-        try reshape(input, options: options, settings: settings, into: sink, tryingText: false)
+        do {
+            try reshape(input, options: options, settings: settings, into: sink, tryingText: false)
+        } catch {
+            throw traced(error, in: input, options: options)
+        }
         return sink.takeBuffer().take()
     }
 
@@ -143,7 +151,11 @@ public struct Rules: Sendable {
                 try JSONLines.reshape(LineSource(buffer: bytes), rules: self, options: options, settings: settings, into: sink)
                 return sink.buffer.toArray()
             }
-            return try reshapeWhole(bytes, options: options).toArray()
+            do throws(ReshapeError) {
+                return try reshapeWhole(bytes, options: options).toArray()
+            } catch {
+                throw traced(error, in: bytes, options: options)
+            }
         }
     }
 
@@ -220,10 +232,14 @@ extension Rules {
         to input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings = StreamSettings(),
         writingTo write: (UnsafeRawBufferPointer) -> Int32
     ) throws(ReshapeError) {
-        try withoutActuallyEscaping(write) { (write) throws(ReshapeError) in
-            let sink = CallbackSink(write)
-            try reshape(input, options: options, settings: settings, into: sink)
-            try sink.flush()
+        do {
+            try withoutActuallyEscaping(write) { (write) throws(ReshapeError) in
+                let sink = CallbackSink(write)
+                try reshape(input, options: options, settings: settings, into: sink)
+                try sink.flush()
+            }
+        } catch {
+            throw traced(error, in: input, options: options)
         }
         _ = settings.progress?(input.count, input.count)  // The end: too late to cancel.
     }

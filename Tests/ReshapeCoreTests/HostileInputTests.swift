@@ -104,6 +104,17 @@ import Testing
             let pretty = Self.onSmallStack { Result { () throws(ReshapeError) in try rules.apply(to: input, options: .pretty) } }
             #expect(try JSONValue(json: try pretty.get()) == JSONValue(json: output), "\(spec) pretty")
         }
+        // A rule failing at the depth limit, after a rule renamed everything above: traced to the
+        // input on the small stack too.
+        let failing = try Rules(json: #"[{"op":"renameKeys","map":{"a_b":"c"},"deep":true},{"op":"coerce","path":"$..zz","to":"number"}]"#)
+        let failed = Self.onSmallStack { Result { () throws(ReshapeError) in try failing.apply(to: objects) } }
+        guard case .failure(let error) = failed else {
+            Issue.record("expected coerce to fail on {}")
+            return
+        }
+        #expect(error.path == "$" + String(repeating: "['c']", count: depth - 2) + "['zz']")
+        #expect(error.source?.path == "$" + String(repeating: "['a_b']", count: depth - 2) + "['zz']")
+        #expect(error.source?.position == 7 * (depth - 2) + 6)
         // One level more is a limit, found by the parser before anything is built.
         let tooDeep = "[" + arrays + "]"
         let result = Self.onSmallStack { Result { () throws(ReshapeError) in try Rules(json: "[]").apply(to: tooDeep) } }

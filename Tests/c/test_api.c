@@ -22,8 +22,13 @@ _Static_assert(offsetof(reshape_error, op) == offsetof(reshape_error, message) +
 _Static_assert(sizeof(((reshape_error *)0)->op) == 32, "op is 32 bytes");
 _Static_assert(offsetof(reshape_error, sys_errno) == offsetof(reshape_error, op) + 32, "sys_errno is reserved's start");
 _Static_assert(offsetof(reshape_error, io_file) == offsetof(reshape_error, sys_errno) + sizeof(int), "io_file moved");
-_Static_assert(offsetof(reshape_error, reserved) == offsetof(reshape_error, io_file) + sizeof(int), "reserved moved");
-_Static_assert(sizeof(reshape_error) == offsetof(reshape_error, reserved) + 440, "reserved is the last 440 bytes");
+_Static_assert(offsetof(reshape_error, source_path) == offsetof(reshape_error, io_file) + sizeof(int), "source_path moved");
+_Static_assert(offsetof(reshape_error, source_line) == offsetof(reshape_error, source_path) + 352, "source_line moved");
+_Static_assert(offsetof(reshape_error, source_origin) == offsetof(reshape_error, source_position) + sizeof(size_t), "source_origin moved");
+_Static_assert(offsetof(reshape_error, source_op) == offsetof(reshape_error, source_rule) + sizeof(int), "source_op moved");
+_Static_assert(offsetof(reshape_error, reserved) == offsetof(reshape_error, source_op) + 32, "reserved moved");
+_Static_assert(sizeof(reshape_error) == offsetof(reshape_error, source_path) + 440, "the source fields come from the 440 bytes reserved in 0.2");
+_Static_assert(sizeof(reshape_error) == offsetof(reshape_error, reserved) + sizeof(((reshape_error *)0)->reserved), "reserved is last");
 
 static void test_versions(void) {
     char expected[64];
@@ -168,7 +173,9 @@ static void test_error_details(void) {
     CHECK(err.code == RESHAPE_RULE_FAILED && err.rule == 2, "rule %d", err.rule);
     CHECK(strcmp(err.path, "$['users']['u1']") == 0, "%s", err.path);
     CHECK(err.line == 0 && err.column == 0 && err.position == 0, "no position for rule failures");
-    CHECK(strcmp(err.message, "rule_failed: rule 2 (keyedToArray) at $['users']['u1']: expected an object, found a string") == 0,
+    /* Rule 1 (unwrap) moved the value: the message ends with where it was in the input. */
+    CHECK(strcmp(err.message, "rule_failed: rule 2 (keyedToArray) at $['users']['u1']: expected an object, found a string"
+                              " (input: $['data']['users']['u1'], line 1, column 37)") == 0,
           "%s", err.message);
     CHECK(strcmp(err.op, "keyedToArray") == 0, "op %s", err.op);
     reshape_rules_free(rules);
@@ -624,6 +631,47 @@ static void test_rules_plan(void) {
     CHECK(reshape_rules_plan(NULL) == NULL, "NULL rules");
 }
 
+/* reshape_trace() and the source of a rule's failure in reshape_error. */
+static void test_trace(void) {
+    reshape_rules *rules = compile("[{\"op\": \"keyedToArray\"}, {\"op\": \"convertKeys\", \"to\": \"camelCase\"},"
+                                   " {\"op\": \"coerce\", \"path\": \"$[*].age\", \"to\": \"integer\"}]");
+    const char *input = "{\"-Nx1\": {\"first_name\": \"Ada\", \"age\": \"37\"},\n \"-Nx2\": {\"age\": \"x\"}}";
+    const char *good = "{\"-Nx1\": {\"first_name\": \"Ada\", \"age\": \"37\"}}";
+    reshape_error err;
+    char *out = NULL;
+    size_t out_len = 0;
+    reshape_status status = reshape_trace(rules, good, strlen(good), 0, "$[0].firstName", &out, &out_len, &err);
+    const char *expected = "{\"origin\":\"input\",\"path\":\"$['-Nx1']['first_name']\",\"line\":1,\"column\":25,\"position\":24,"
+                           "\"rule\":0,\"op\":\"\",\"renames\":[{\"rule\":2,\"op\":\"convertKeys\",\"from\":\"first_name\","
+                           "\"to\":\"firstName\"}],\"description\":\"$['-Nx1']['first_name'], line 1, column 25, renamed by rule 2 "
+                           "(convertKeys) from \\\"first_name\\\"\"}";
+    CHECK(status == RESHAPE_OK && out && strcmp(out, expected) == 0 && out_len == strlen(expected), "trace: %s", out ? out : err.message);
+    reshape_free(out);
+    out = NULL;
+    status = reshape_trace(rules, good, strlen(good), 0, "$..age", &out, &out_len, &err);
+    CHECK(status == RESHAPE_INVALID_ARGUMENT && out == NULL &&
+              strcmp(err.message, "invalid_argument: path \"$..age\" may select several values; give one value's path") == 0,
+          "several values: %s", err.message);
+    CHECK(reshape_trace(rules, good, strlen(good), 0, NULL, &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT, "NULL path");
+    CHECK(reshape_trace(rules, good, strlen(good), RESHAPE_INPUT_LINES, "$", &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT,
+          "JSON Lines");
+
+    /* The value rule 3 fails on was at $['-Nx2']['age'] before keyedToArray moved it. */
+    status = reshape_apply(rules, input, strlen(input), 0, &out, &out_len, &err);
+    CHECK(status == RESHAPE_RULE_FAILED && strcmp(err.path, "$[1]['age']") == 0, "failed: %s", err.message);
+    CHECK(strcmp(err.source_path, "$['-Nx2']['age']") == 0 && err.source_line == 2 && err.source_column == 18 &&
+              err.source_position == 62 && err.source_origin == RESHAPE_SOURCE_INPUT && err.source_rule == 0 &&
+              err.source_op[0] == '\0',
+          "source: %s line %zu column %zu position %zu origin %d", err.source_path, err.source_line, err.source_column,
+          err.source_position, err.source_origin);
+    CHECK(strstr(err.message, "(input: $['-Nx2']['age'], line 2, column 18)") != NULL, "message: %s", err.message);
+    /* Cleared on success. */
+    status = reshape_apply(rules, good, strlen(good), 0, &out, &out_len, &err);
+    CHECK(status == RESHAPE_OK && err.source_path[0] == '\0' && err.source_origin == 0 && err.source_line == 0, "cleared");
+    reshape_free(out);
+    reshape_rules_free(rules);
+}
+
 /* A path longer than the 512-byte field is cut at a character boundary and ends with "...". */
 static void test_truncation(void) {
     reshape_rules *rules = compile("[{\"op\": \"keyedToArray\", \"path\": \"$..*\"}]");
@@ -745,6 +793,7 @@ int main(void) {
     test_apply_with();
     test_rules_ops();
     test_rules_plan();
+    test_trace();
     test_truncation();
     return test_exit_status("test_api");
 }

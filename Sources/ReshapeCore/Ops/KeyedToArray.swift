@@ -59,6 +59,9 @@ struct KeyedToArray: PathOperation {
         }
     }
 
+    /// The id member holds the name its record had in the collection.
+    func addsParentNameAsMember(_ name: KeyBytes) -> Bool { name.elementsEqual(idKey.utf8) }
+
     /// `records` (stolen), or a new object holding it under `wrapIn`.
     private func wrapped(_ records: Node) throws(ReshapeError) -> Node {
         guard let wrapIn else { return records }

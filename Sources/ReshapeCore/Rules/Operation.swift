@@ -40,6 +40,10 @@ protocol Operation: Sendable {
 
     /// The op and what it selects, as `reshape check` names the rule: `remove $[-1]`.
     var summary: String { get }
+
+    /// For tracing values to the input (`SourceTracer`): whether a member named `name` that this
+    /// rule adds to an object holds the name that object had as a member (`keyedToArray`'s id).
+    func addsParentNameAsMember(_ name: KeyBytes) -> Bool
 }
 
 /// An op that selects what it works on with a `path` param.
@@ -48,6 +52,9 @@ protocol PathOperation: Operation {
 }
 
 extension Operation {
+    /// Most ops add no member that holds a member name.
+    func addsParentNameAsMember(_ name: KeyBytes) -> Bool { false }
+
     /// Most ops have no part in the fused text pass (`RecordFastPath`): their records go through
     /// the record filters, or take a tree.
     func addToFastPath(_ builder: inout RecordFastPath.Builder, collection before: RecordPlan.Kind, after: RecordPlan.Kind) -> Bool {

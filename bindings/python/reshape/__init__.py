@@ -25,13 +25,15 @@ from ._buffers import Data
 from ._limits import Limits
 from ._native import LibraryNotFound, library_version
 from ._rules import FileArgument, ProgressCallback, Rules, RulesSpec, SkipCallback, apply
+from ._source import Rename, Source
 from ._version import __version__
 from . import ops
 
 # The public classes and functions are reshape's: help(), reprs and tracebacks name them
 # reshape.Rules, reshape.RuleFailed... (pickles find them there too), wherever they are defined.
 for _public in (Cancelled, InternalError, InvalidArgument, InvalidJSON, InvalidRules, IOFailed, LibraryNotFound,
-                LimitExceeded, Limits, OutOfMemory, ReshapeError, RuleFailed, Rules, apply, library_version):
+                LimitExceeded, Limits, OutOfMemory, Rename, ReshapeError, RuleFailed, Rules, Source, apply,
+                library_version):
     _public.__module__ = __name__
 del _public
 
@@ -49,11 +51,13 @@ __all__ = [
     "Limits",
     "OutOfMemory",
     "ProgressCallback",
+    "Rename",
     "ReshapeError",
     "RuleFailed",
     "Rules",
     "RulesSpec",
     "SkipCallback",
+    "Source",
     "__version__",
     "apply",
     "library_version",

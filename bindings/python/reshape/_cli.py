@@ -7,6 +7,7 @@ The same commands, flags, messages and exit statuses as the CLI built from the r
                       [--jobs N] [--progress|--no-progress] [--input-lines] [--output-lines]
                       [--skip-invalid-lines]
     python -m reshape check RULES.json
+    python -m reshape trace --rules RULES.json INPUT PATH [--json]
 
 Exit status: 0 success; 1 the input could not be reshaped (invalid JSON, a rule failed, a limit,
 cancelled); 2 usage errors, files that cannot be read or written, and invalid rules. An error is
@@ -17,6 +18,7 @@ Where it differs from the CLI: standard input into ``--output FILE`` is read thr
 file.
 """
 
+import json
 import os
 import stat
 import sys
@@ -51,6 +53,9 @@ EXAMPLES:
   Check a rules document, and see which rules run per record:
     reshape check rules.json
 
+  Find where a value of the output was in the input:
+    reshape trace --rules rules.json users.json "\$[3]['age']"
+
 EXIT STATUS:
   0  success
   1  the input could not be reshaped (invalid JSON, a rule failed, a limit
@@ -64,6 +69,7 @@ Errors are one line on standard error, e.g.
 USAGE: reshape --rules RULES.json [INPUT|-] [--output FILE] [--pretty] [--allow-duplicate-keys]
                [--jobs N] [--progress|--no-progress] [--input-lines] [--output-lines] [--skip-invalid-lines]
        reshape check RULES.json
+       reshape trace --rules RULES.json INPUT PATH [--json]
 
 OPTIONS:
   --version               Show the version.
@@ -73,6 +79,8 @@ SUBCOMMANDS:
   apply (default)         Reshape a JSON document (the default command).
   check                   Check a rules document, list its rules and say which
                           run per record.
+  trace                   Say where a value of the output was in the input, or
+                          which rule made it.
 
   See 'reshape help <subcommand>' for detailed help.
 """
@@ -121,6 +129,37 @@ OPTIONS:
 
 """
 
+TRACE_HELP = r"""OVERVIEW: Say where a value of the output was in the input, or which rule made
+it.
+
+Reshapes INPUT with the rules, follows every value through each rule, and
+prints where the value at PATH in the output (a normalized path such as
+$[3]['age'], or any path that selects one value) was in the input: its
+normalized path there, line, column and byte position; or the rule that
+replaced it, added it, or made it from a member name; and the renamings of
+its member. --json prints the same as a JSON object.
+
+EXAMPLE:
+  reshape trace --rules rules.json users.json "\$[3]['age']"
+  $['-NxA3kq0']['age'], line 1, column 2211
+
+USAGE: reshape trace --rules <RULES.json> <INPUT> <PATH> [--json] [--allow-duplicate-keys]
+
+ARGUMENTS:
+  <INPUT>                 The JSON document the rules reshape; '-' reads
+                          standard input.
+  <PATH>                  The path of one value in the output.
+
+OPTIONS:
+  --rules <RULES.json>    The rules document (JSON).
+  --json                  Print the source as a JSON object.
+  --allow-duplicate-keys  Let the last of duplicate member names win instead of
+                          failing.
+  --version               Show the version.
+  -h, --help              Show help information.
+
+"""
+
 #: Exit status 2: the command was used wrongly (usage, rules, files); 1: the input failed.
 _USAGE_CODES = ("invalid_rules", "invalid_argument", "io_error")
 
@@ -141,6 +180,13 @@ _APPLY_OPTIONS: List[Tuple[str, Optional[str], Optional[str]]] = [
     ("--help", "-h", None),
 ]
 _CHECK_OPTIONS: List[Tuple[str, Optional[str], Optional[str]]] = [("--version", None, None), ("--help", "-h", None)]
+_TRACE_OPTIONS: List[Tuple[str, Optional[str], Optional[str]]] = [
+    ("--rules", None, "RULES.json"),
+    ("--json", None, None),
+    ("--allow-duplicate-keys", None, None),
+    ("--version", None, None),
+    ("--help", "-h", None),
+]
 
 _INT64_MAX = 2**63 - 1
 _MAX_JOBS = 2**32 - 1  # reshape_file_options.jobs, a C unsigned; the library runs at most 64
@@ -363,16 +409,63 @@ def _check(arguments: Sequence[str]) -> int:
     return 0
 
 
+def _trace(arguments: Sequence[str]) -> int:
+    shown = _help_or_version(arguments, TRACE_HELP)
+    if shown is not None:
+        sys.stdout.write(shown)
+        return 0
+    parsed = _parse(arguments, _TRACE_OPTIONS)
+    if parsed.value_error:
+        raise _usage(parsed.value_error)
+    if "--rules" not in parsed.values:
+        raise _usage("Missing expected argument '--rules <RULES.json>'")
+    if not parsed.positionals:
+        raise _usage("Missing expected argument '<INPUT>'")
+    if len(parsed.positionals) < 2:
+        raise _usage("Missing expected argument '<PATH>'")
+    if parsed.unknown:
+        raise _usage(parsed.unknown)
+    extra = _unexpected(parsed.positionals[2:])
+    if extra:
+        raise _usage(extra)
+    rules = _compile(parsed.values["--rules"])
+    source, path = parsed.positionals[0], parsed.positionals[1]
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(source, "rb") as file:
+                data = file.read()
+    except OSError as error:
+        raise _Exit(2, f"io_error: cannot read input file '{source}': {os.strerror(error.errno or 0)}") from None
+    try:
+        found = rules.trace(data, path, allow_duplicate_keys="--allow-duplicate-keys" in parsed.flags)
+    except ReshapeError as error:
+        raise _failure(error) from None
+    if "--json" in parsed.flags:
+        renames = [{"rule": rename.rule, "op": rename.op, "from": rename.from_name, "to": rename.to_name}
+                   for rename in found.renames]
+        shown_json = {"origin": found.origin, "path": found.path, "line": found.line, "column": found.column,
+                      "position": found.position, "rule": found.rule, "op": found.op, "renames": renames,
+                      "description": found.description}
+        sys.stdout.write(json.dumps(shown_json, ensure_ascii=False, separators=(",", ":")) + "\n")
+    else:
+        sys.stdout.write(found.description + "\n")
+    return 0
+
+
 def _run(arguments: Sequence[str]) -> int:
     if list(arguments) in (["-h"], ["--help"]):
         sys.stdout.write(ROOT_HELP)
         return 0
     if arguments and arguments[0] == "help":
         topic = arguments[1] if len(arguments) > 1 else None
-        sys.stdout.write({"apply": APPLY_HELP, "check": CHECK_HELP}.get(topic or "", ROOT_HELP))
+        sys.stdout.write({"apply": APPLY_HELP, "check": CHECK_HELP, "trace": TRACE_HELP}.get(topic or "", ROOT_HELP))
         return 0
     if arguments and arguments[0] == "check":
         return _check(arguments[1:])
+    if arguments and arguments[0] == "trace":
+        return _trace(arguments[1:])
     if arguments and arguments[0] == "apply":
         return _apply(arguments[1:])
     return _apply(arguments)

@@ -4,6 +4,8 @@ import json
 import os
 from typing import Any, Dict, Optional, Tuple, Type, Union
 
+from ._source import Source
+
 
 class ReshapeError(ValueError):
     """A failure reported by libreshape.
@@ -17,13 +19,16 @@ class ReshapeError(ValueError):
         line, column, position: where JSON text could not be read (1-based line, 1-based column in
             Unicode scalars, 0-based byte offset), or 0.
         message: the whole one-line description, as ``str(error)`` shows it.
+        source: for a rule's failure, where the failing value was in the input before the rules
+            before it moved or renamed it (a `reshape.Source`, without its renames), or None when
+            not known (input read from a pipe or from a file over 64 MiB).
     """
 
     code: str = "internal"
     status: int = 7
 
     def __init__(self, message: str, *, status: Optional[int] = None, rule: int = 0, op: str = "", path: str = "",
-                 line: int = 0, column: int = 0, position: int = 0) -> None:
+                 line: int = 0, column: int = 0, position: int = 0, source: "Optional[Source]" = None) -> None:
         ValueError.__init__(self, message)
         self.message: str = message
         self.status = type(self).status if status is None else status
@@ -33,6 +38,7 @@ class ReshapeError(ValueError):
         self.line: int = line
         self.column: int = column
         self.position: int = position
+        self.source: Optional[Source] = source
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.message!r})"

@@ -30,7 +30,7 @@ RESHAPE_IO_OUTPUT = 2
 
 
 class Error(ctypes.Structure):
-    """struct reshape_error, as include/reshape.h declares it (0.2: op, sys_errno, io_file and reserved).
+    """struct reshape_error, as include/reshape.h declares it (0.2: op, sys_errno, io_file; 0.3: source_*).
 
     Its size is fixed within an ABI version: later fields come out of `reserved`, which the
     library zeroes, so this declaration stays valid for every library the loader accepts.
@@ -47,7 +47,14 @@ class Error(ctypes.Structure):
         ("op", ctypes.c_char * 32),
         ("sys_errno", ctypes.c_int),
         ("io_file", ctypes.c_int),
-        ("reserved", ctypes.c_ubyte * 440),
+        ("source_path", ctypes.c_char * 352),
+        ("source_line", ctypes.c_size_t),
+        ("source_column", ctypes.c_size_t),
+        ("source_position", ctypes.c_size_t),
+        ("source_origin", ctypes.c_int),
+        ("source_rule", ctypes.c_int),
+        ("source_op", ctypes.c_char * 32),
+        ("reserved", ctypes.c_ubyte * (440 - 392 - 3 * ctypes.sizeof(ctypes.c_size_t))),
     ]
 
 
@@ -233,6 +240,17 @@ lib.reshape_apply.argtypes = [
     ctypes.POINTER(Error),
 ]
 lib.reshape_apply.restype = ctypes.c_int
+lib.reshape_trace.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_void_p,  # const char *input, as for reshape_apply
+    ctypes.c_size_t,
+    ctypes.c_uint32,
+    ctypes.c_char_p,  # const char *path
+    ctypes.POINTER(ctypes.c_void_p),
+    ctypes.POINTER(ctypes.c_size_t),
+    ctypes.POINTER(Error),
+]
+lib.reshape_trace.restype = ctypes.c_int
 lib.reshape_apply_cb.argtypes = [
     ctypes.c_void_p,
     ctypes.c_void_p,  # const char *input, as for reshape_apply
@@ -380,6 +398,21 @@ def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tu
     out_length = ctypes.c_size_t()
     error = Error()
     status = lib.reshape_apply(handle, data, length, flags, ctypes.byref(out), ctypes.byref(out_length), ctypes.byref(error))
+    if status != 0 or out.value is None:
+        return status, None, error
+    try:
+        return status, ctypes.string_at(out.value, out_length.value), error
+    finally:
+        free(out.value)
+
+
+def trace(handle: int, data: "Union[bytes, int]", length: int, flags: int, path: bytes) -> Tuple[int, Optional[bytes], Error]:
+    """reshape_trace: (status, the source as JSON text or None, error)."""
+    out = ctypes.c_void_p()
+    out_length = ctypes.c_size_t()
+    error = Error()
+    status = lib.reshape_trace(handle, data, length, flags, path, ctypes.byref(out), ctypes.byref(out_length),
+                               ctypes.byref(error))
     if status != 0 or out.value is None:
         return status, None, error
     try:

@@ -18,6 +18,7 @@ from typing import (Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Map
 from . import _native
 from ._buffers import Data, borrowed
 from ._calls import Call
+from ._source import ORIGINS, Source
 from ._errors import BY_STATUS, InternalError, InvalidJSON, InvalidRules, IOFailed, ReshapeError, io_failed_class
 from ._limits import Limits
 
@@ -72,6 +73,7 @@ def _error(status: int, error: "_native.Error", doc: Any = "", files: "Optional[
         line=error.line,
         column=error.column,
         position=error.position,
+        source=_source_of(error),
     )
     if kind is InvalidJSON:
         where.update(doc=doc, pos=_index_in(doc, error.position))
@@ -83,6 +85,25 @@ def _error(status: int, error: "_native.Error", doc: Any = "", files: "Optional[
             message, errno=error.sys_errno or None, filename=None if files is None else files.filename(side),
             io_file=_IO_SIDES.get(side, ""), **where)
     return kind(message, **where)
+
+
+def _source_of(error: "_native.Error") -> Optional[Source]:
+    """The error's source_* fields as a Source (renames are not carried there), or None."""
+    origin = ORIGINS.get(error.source_origin)
+    if origin is None:
+        return None
+    path = error.source_path.decode("utf-8", "replace")
+    op = error.source_op.decode("utf-8", "replace")
+    place = f"{path}, line {error.source_line}, column {error.source_column}"
+    description = {
+        "input": place,
+        "replaced": f"{place}, replaced by rule {error.source_rule} ({op})",
+        "added": f"added by rule {error.source_rule} ({op})",
+        "memberName": f"the member name of {place}, by rule {error.source_rule} ({op})",
+        "rebuilt": f"{place}, rebuilt by rule {error.source_rule} ({op})",
+    }[origin]
+    return Source(origin, path, error.source_line, error.source_column, error.source_position, error.source_rule, op, (),
+                  description)
 
 
 _IO_SIDES = {_native.RESHAPE_IO_INPUT: "input", _native.RESHAPE_IO_OUTPUT: "output"}
@@ -601,6 +622,47 @@ class Rules:
         flags = _flags(pretty=pretty, allow_duplicate_keys=allow_duplicate_keys, input_lines=input_lines,
                        output_lines=output_lines, skip_invalid_lines=skip_invalid_lines)
         return self._apply(data, flags, _jobs(jobs))
+
+    def trace(self, data: Data, path: str, *, allow_duplicate_keys: bool = False) -> Source:
+        """Where the value at `path` of these rules' output for `data` was in `data`, or which
+        rule made it (``reshape trace``).
+
+        Reshapes `data` once more as a whole tree, following every value through each rule (a walk
+        of the document per rule, counted against the work limit).
+
+        Args:
+            data: UTF-8 JSON text (bytes, bytearray, memoryview or str): one document.
+            path: the path of one value of the output: a normalized path (``$['users'][3]['age']``)
+                or any RFC 9535 path that selects at most one value (``$.users[3].age``).
+            allow_duplicate_keys: as for `apply`.
+
+        Returns:
+            A `reshape.Source`: the value's path, line, column and position in `data`, or the rule
+            that replaced it, added it, or made it from a member name; and the renamings of its
+            member.
+
+        Raises:
+            InvalidJSON, RuleFailed, LimitExceeded: as `apply`.
+            InvalidArgument: `path` is not a path, may select several values, or selects none in
+                the output.
+            ValueError: the rules were closed.
+
+        >>> rules = Rules([{"op": "keyedToArray"}, {"op": "convertKeys", "to": "camelCase"}])
+        >>> print(rules.trace('{"-Nx1": {"first_name": "Ada"}}', "$[0].firstName"))
+        $['-Nx1']['first_name'], line 1, column 11, renamed by rule 2 (convertKeys) from "first_name"
+        >>> rules.trace('{"-Nx1": {"first_name": "Ada"}}', "$[0].id").origin
+        'memberName'
+        """
+        flags = _flags(pretty=False, allow_duplicate_keys=allow_duplicate_keys)
+        with borrowed(data) as (address, length):
+            handle = self._acquire()
+            try:
+                status, output, error = _native.trace(handle, address, length, flags, path.encode("utf-8"))
+            finally:
+                self._release()
+        if status != 0 or output is None:
+            raise _error(status, error, data)
+        return Source.from_json(output)
 
     def apply_loads(self, data: Data, *, parse_float: Optional[Callable[[str], Any]] = None,
                     allow_duplicate_keys: bool = False, input_lines: bool = False, output_lines: bool = False,

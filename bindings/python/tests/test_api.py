@@ -69,7 +69,27 @@ def test_rule_failed_carries_rule_and_path():
     assert isinstance(error, ValueError) and isinstance(error, reshape.ReshapeError)
     assert (error.code, error.status, error.rule, error.path) == ("rule_failed", 3, 2, "$['users']['u1']")
     assert (error.line, error.column, error.position) == (0, 0, 0)
-    assert str(error) == "rule_failed: rule 2 (keyedToArray) at $['users']['u1']: expected an object, found a string"
+    # Rule 1 moved the value: the message and `source` say where it was in the input.
+    assert str(error) == ("rule_failed: rule 2 (keyedToArray) at $['users']['u1']: expected an object, found a string"
+                          " (input: $['data']['users']['u1'], line 1, column 27)")
+    assert error.source == reshape.Source("input", "$['data']['users']['u1']", 1, 27, 26, 0, "", (),
+                                          "$['data']['users']['u1'], line 1, column 27")
+
+
+def test_trace_says_where_a_value_was():
+    rules = reshape.Rules([{"op": "keyedToArray", "wrapIn": "users"}, {"op": "convertKeys", "to": "camelCase"},
+                           {"op": "default", "path": "$.users[*]", "key": "plan", "value": "free"}])
+    data = '{"-NxA3kq0": {"created_at": 1},\n "-NxB": {"created_at": 2, "plan": "pro"}}'
+    renamed = rules.trace(data, "$.users[1].createdAt")
+    assert renamed == reshape.Source(
+        "input", "$['-NxB']['created_at']", 2, 25, 56, 0, "", (reshape.Rename(2, "convertKeys", "created_at", "createdAt"),),
+        "$['-NxB']['created_at'], line 2, column 25, renamed by rule 2 (convertKeys) from \"created_at\"")
+    assert str(rules.trace(data, "$['users'][0]['plan']")) == "added by rule 3 (default)"
+    assert rules.trace(data, "$.users[0].id").origin == "memberName"
+    with pytest.raises(reshape.InvalidArgument, match="may select several values"):
+        rules.trace(data, "$..plan")
+    with pytest.raises(reshape.InvalidJSON):
+        rules.trace("{", "$")
 
 
 def test_invalid_json_carries_line_column_position():

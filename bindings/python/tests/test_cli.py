@@ -100,6 +100,22 @@ CASES: List[Tuple[Sequence[str], str, str, int]] = [
     (["check", "--help"], _cli.CHECK_HELP, "", 0),
     (["apply", "--help"], _cli.APPLY_HELP, "", 0),
     (["--bogus", "-h"], _cli.APPLY_HELP, "", 0),
+    (["trace", "--rules", "k.json", "keyed.json", "$[0].first_name"], "$['-Nx1']['first_name'], line 1, column 25\n", "", 0),
+    (["trace", "--rules", "k.json", "keyed.json", "$[0].id", "--json"],
+     '{"origin":"memberName","path":"$[\'-Nx1\']","line":1,"column":2,"position":1,"rule":1,"op":"keyedToArray",'
+     '"renames":[],"description":"the member name of $[\'-Nx1\'], line 1, column 2, by rule 1 (keyedToArray)"}\n', "", 0),
+    (["trace", "--rules", "two.json", "keyed.json", "$[0].firstName"],
+     "$['-Nx1']['first_name'], line 1, column 25, renamed by rule 2 (convertKeys) from \"first_name\"\n", "", 0),
+    (["trace", "--rules", "k.json", "keyed.json", "$..id"], "",
+     "reshape: invalid_argument: path \"$..id\" may select several values; give one value's path", 2),
+    (["trace", "--rules", "k.json", "in.json", "$[0]"], "",
+     "reshape: rule_failed: rule 1 (keyedToArray) at $[0]: expected an object, found a number", 1),
+    (["trace", "--rules", "k.json", "missing.json", "$"], "",
+     "reshape: io_error: cannot read input file 'missing.json': No such file or directory", 2),
+    (["trace", "--rules", "k.json", "keyed.json"], "", "reshape: invalid_argument: Missing expected argument '<PATH>'" + USAGE, 2),
+    (["trace", "keyed.json", "$"], "", "reshape: invalid_argument: Missing expected argument '--rules <RULES.json>'" + USAGE, 2),
+    (["trace", "--rules", "k.json", "keyed.json", "$", "x"], "", "reshape: invalid_argument: Unexpected argument 'x'" + USAGE, 2),
+    (["help", "trace"], _cli.TRACE_HELP, "", 0),
 ]
 
 
@@ -107,6 +123,7 @@ CASES: List[Tuple[Sequence[str], str, str, int]] = [
 def folder(tmp_path: Path) -> Path:
     files = {
         "r.json": b'[{"op": "wrap", "key": "k"}]', "k.json": b'[{"op": "keyedToArray"}]', "e.json": b"[]",
+        "keyed.json": b'{"-Nx1": {"first_name": "Ada"}}',
         "two.json": b'{"rules": [{"op": "keyedToArray"}, {"op": "convertKeys"}]}', "bad.json": b'{"op": "wrap"}',
         "hello.txt": b"hello\n", "in.json": b"[1]", "obj.json": b'{"a": [1], "b": [2]}',
         "lines.jsonl": b'{"a": 1}\n', "bad-lines.jsonl": b'{"a": 1}\nnot json\n{"b": 2}\n',

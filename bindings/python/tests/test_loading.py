@@ -107,7 +107,12 @@ def test_error_struct_has_the_headers_size():
     # 0.2's io_error fields came out of the start of `reserved`.
     assert _native.Error.sys_errno.offset == _native.Error.op.offset + 32
     assert _native.Error.io_file.offset == _native.Error.sys_errno.offset + 4
-    assert _native.Error.reserved.offset == _native.Error.io_file.offset + 4
+    # 0.3's source fields too, the rest of `reserved` after them.
+    assert _native.Error.source_path.offset == _native.Error.io_file.offset + 4
+    assert _native.Error.source_line.offset == _native.Error.source_path.offset + 352
+    assert _native.Error.source_op.offset == _native.Error.source_rule.offset + 4
+    assert _native.Error.reserved.offset == _native.Error.source_op.offset + 32
+    assert _native.Error.reserved.offset + _native.Error.reserved.size == expected
 
 
 def test_rules_count_and_op_are_declared():

@@ -28,11 +28,13 @@ from reshape import (
     Limits,
     OutOfMemory,
     ProgressCallback,
+    Rename,
     ReshapeError,
     RuleFailed,
     Rules,
     RulesSpec,
     SkipCallback,
+    Source,
     __version__,
     apply,
     library_version,
@@ -58,6 +60,15 @@ def reshape_everything(folder: Path) -> List[object]:
         lent: Data = memoryview(data)
         out: bytes = rules.apply(lent, pretty=True, allow_duplicate_keys=False)
         value: Any = rules.apply_loads(bytearray(data), parse_float=float)
+        traced_name: Source = rules.trace(data, "$[0].name")
+        renames: "tuple[Rename, ...]" = traced_name.renames
+        traced_text: str = traced_name.origin + traced_name.path + traced_name.op + traced_name.description
+        seen += [traced_name.line + traced_name.column + traced_name.position + traced_name.rule, renames, traced_text]
+        try:
+            Rules([{"op": "unwrap", "path": "$.u1"}, {"op": "coerce", "path": "$.name", "to": "number"}]).apply(data)
+        except RuleFailed as failed:
+            traced: Optional[Source] = failed.source
+            seen.append(traced.path if traced is not None else "")
         exact: Any = rules.apply_loads(memoryview(data), parse_float=Decimal)
         lines: Iterator[bytes] = rules.apply_lines([b'{"a": {}}', '{"b": {}}'], skip_invalid_lines=True)
         ops: tuple[str, ...] = rules.ops

@@ -1,0 +1,314 @@
+internal import CJansson
+
+/// Follows every value of a document through a rule list, to say where each value of the output
+/// (or of the document a rule failed on) was in the input: run only when asked, or when an error
+/// needs it, never on the way of a successful reshape.
+///
+/// It goes by identity: the ops move jansson nodes (a record `keyedToArray` puts in an array, a
+/// value `unwrap` lifts, a member renamed) and make new ones for what they add or replace. The
+/// input is parsed as a whole tree, and each `null`, `true` and `false` in it, which jansson shares
+/// as one node each, gets a node of its own, so that every input value is one node. After each
+/// rule, a walk of the document meets every node: one it knew keeps its origin (and a change of
+/// its member name is a renaming by that rule); a new one was made by that rule, in place of the
+/// node that stood at its place before (replaced), or from nothing (added). The tracer keeps a
+/// reference to every node it met, so that no address is reused for another node. What it costs
+/// (a walk per rule) counts against the document's work limit.
+final class SourceTracer {
+    /// The input, as parsed.
+    private let input: UnsafeRawBufferPointer
+    let document: Document
+    private let operations: [any Operation]
+
+    /// A node's place: its container (nil for the root) and the step to it.
+    private struct Place: Hashable {
+        let parent: Node?
+        let step: Step
+    }
+
+    private typealias Step = TraceStep
+
+    private struct Origin {
+        var kind: ValueSource.Origin
+        /// The input node whose place is the source (the value itself, the value replaced, the
+        /// object whose member name this is); nil for an added value.
+        var inputNode: Node?
+        var rule = 0
+        /// For a rebuilt container: the container it was rebuilt from (as it was before the rule);
+        /// for a member name: the value whose member name it was.
+        var from: Node? = nil
+    }
+
+    private var origins: [Node: Origin] = [:]
+    /// Every input node's place in the input.
+    private var inputPlaces: [Node: Place] = [:]
+    /// The places of the last walk, both ways.
+    private var places: [Node: Place] = [:]
+    private var nodesAt: [Place: Node] = [:]
+    private var renames: [Node: [ValueSource.Rename]] = [:]
+    /// Every node met, one reference each, and the `null`s and booleans made for the input.
+    private var held: [Node] = []
+    private var ownSingletons: [Node] = []
+    /// The rules run so far.
+    private(set) var rulesRun = 0
+
+    /// Parses `input` (as the rules would, but wholly as a tree) and walks it once.
+    init(rules: Rules, input: UnsafeRawBufferPointer, options: ApplyOptions) throws(ReshapeError) {
+        self.input = input
+        operations = rules.operations
+        let limits = rules.limits.resolved(inputBytes: input.count)
+        let root = try JSONParser.parse(
+            input, allowDuplicateKeys: options.contains(.allowDuplicateKeys), rawDepth: nil, maxDepth: limits.maxDepth)
+        document = Document(root: root, inputBytes: input.count, limits: limits)
+        try walk(afterRule: 0)
+    }
+
+    deinit {
+        // The tree first, while the nulls and booleans made for it exist; then the nodes held, each
+        // freed without recursion when its last reference goes; then those nulls and booleans.
+        document.replaceRoot(with: Make.null())
+        for node in held { Make.release(node) }
+        for node in ownSingletons { node.deallocate() }
+    }
+
+    /// Runs the next `count` rules, walking after each; a rule's failure is its error.
+    func run(rules count: Int) throws(ReshapeError) {
+        for _ in 0..<count where rulesRun < operations.count {
+            let operation = operations[rulesRun]
+            do throws(ReshapeError) {
+                try operation.apply(to: document)
+            } catch {
+                throw error.inRule(rulesRun + 1, type(of: operation).name)
+            }
+            rulesRun += 1
+            try walk(afterRule: rulesRun)
+        }
+    }
+
+    /// The source of the value at the normalized (or any singular) `path` of the document as the
+    /// rules run so far left it.
+    func source(of path: String) throws(ReshapeError) -> ValueSource {
+        let parsed: JSONPath
+        switch JSONPathParser.parse(path) {
+        case .success(let query) where query.isSingular: parsed = query
+        case .success: throw ReshapeError(.invalidArgument, "path \(quoted(path)) may select several values; give one value's path")
+        case .failure(let failure): throw ReshapeError(.invalidArgument, "path \(quoted(path)): \(failure.message)")
+        }
+        switch try parsed.resolve(in: document) {
+        case .missing(let at, let message):
+            throw ReshapeError(.invalidArgument, "no value at \(MessageText.path(path)) in the output: at \(MessageText.path(at)): \(message)")
+        case .found(let node):
+            return location(of: node)
+        }
+    }
+
+    /// The source of `node`, a node of the document.
+    private func location(of node: Node) -> ValueSource {
+        guard let origin = origins[node] else {
+            // Not met by a walk: cannot happen for a node of the document.
+            return ValueSource(origin: .added, path: "", line: 0, column: 0, position: 0, rule: rulesRun,
+                                  op: rulesRun > 0 ? type(of: operations[rulesRun - 1]).name : "")
+        }
+        // A member name's renamings are those of the member it was the name of.
+        let renamed = (origin.kind == .memberName ? origin.from.flatMap { renames[$0] } : renames[node]) ?? []
+        let op = origin.rule > 0 ? type(of: operations[origin.rule - 1]).name : ""
+        guard let inputNode = origin.inputNode else {
+            return ValueSource(origin: .added, path: "", line: 0, column: 0, position: 0, rule: origin.rule, op: op, renames: renamed)
+        }
+        let steps = inputSteps(of: inputNode)
+        var path = NormalizedPath()
+        for step in steps {
+            switch step {
+            case .name(let name): name.withUnsafeBytes { path.append(key: $0) }
+            case .index(let index): path.append(index: index)
+            case .root: break
+            }
+        }
+        let (valueOffset, nameOffset) = InputLocator.offsets(of: steps, in: input)
+        let offset = origin.kind == .memberName ? (nameOffset ?? valueOffset) : valueOffset
+        let position = TextPosition(of: offset, in: input)
+        return ValueSource(
+            origin: origin.kind, path: path.text, line: position.line, column: position.column, position: offset, rule: origin.rule,
+            op: op, renames: renamed)
+    }
+
+    /// The steps from the input's root to `node`, an input node.
+    private func inputSteps(of node: Node) -> [Step] {
+        var steps: [Step] = []
+        var current: Node? = node
+        while let at = current, let place = inputPlaces[at], place.step != .root {
+            steps.append(place.step)
+            current = place.parent
+        }
+        return steps.reversed()
+    }
+
+    // MARK: - Walking
+
+    /// Meets every node of the document after rule `rule` (0: the input).
+    private func walk(afterRule rule: Int) throws(ReshapeError) {
+        var newPlaces: [Node: Place] = [:]
+        var newNodesAt: [Place: Node] = [:]
+        newPlaces.reserveCapacity(places.count)
+        newNodesAt.reserveCapacity(places.count)
+        var pending: [(node: Node, place: Place)] = [(document.root, Place(parent: nil, step: .root))]
+        while let (found, place) = pending.popLast() {
+            try document.charge(1)
+            var node = found
+            if isShared(node) { node = try ownNode(replacing: node, at: place) }
+            if origins[node] == nil {
+                origins[node] = origin(of: node, at: place, rule: rule)
+                if rule == 0 { inputPlaces[node] = place }
+                held.append(Make.retain(node))
+            } else if let before = places[node], case .name(let old) = before.step, case .name(let new) = place.step, old != new {
+                renames[node, default: []].append(ValueSource.Rename(
+                    rule: rule, op: type(of: operations[rule - 1]).name, from: String(decoding: old, as: UTF8.self),
+                    to: String(decoding: new, as: UTF8.self)))
+            }
+            newPlaces[node] = place
+            newNodesAt[place] = node
+            if node.isObject {
+                var children: [(Node, Place)] = []
+                node.forEachStoredMember { key, value in children.append((value, Place(parent: node, step: .name(Array(key))))) }
+                pending.append(contentsOf: children.reversed())
+            } else if node.isArray {
+                for index in stride(from: node.arrayCount - 1, through: 0, by: -1) {
+                    if let element = node.storedElement(index) { pending.append((element, Place(parent: node, step: .index(index)))) }
+                }
+            }
+        }
+        places = newPlaces
+        nodesAt = newNodesAt
+    }
+
+    /// Where a node first met after rule `rule` comes from.
+    private func origin(of node: Node, at place: Place, rule: Int) -> Origin {
+        guard rule > 0 else { return Origin(kind: .input, inputNode: node) }
+        if let replaced = nodesAt[place], let before = origins[replaced] {
+            // What stood here before: the first source of what it replaced.
+            return Origin(kind: before.inputNode == nil ? .added : .replaced, inputNode: before.inputNode, rule: rule)
+        }
+        // A string holding the name its object (or the object it was rebuilt from) had as a member
+        // before the rule, which says it adds such names (`keyedToArray`'s id).
+        if case .name(let name) = place.step, let parent = place.parent, let parentOrigin = origins[parent],
+            name.withUnsafeBytes({ operations[rule - 1].addsParentNameAsMember($0) }), node.kind == .string
+        {
+            let owner = parentOrigin.kind == .rebuilt ? parentOrigin.from : parent
+            // The name is the input's, or one a rule renamed it to; not one a move gave it (`wrap`).
+            if let owner, let before = places[owner], case .name(let ownerName) = before.step,
+                node.stringBytes.elementsEqual(ownerName), let ownerOrigin = origins[owner], let source = ownerOrigin.inputNode,
+                renames[owner]?.last.map({ Array($0.to.utf8) == ownerName }) ?? (inputPlaces[source]?.step == .name(ownerName))
+            {
+                return Origin(kind: .memberName, inputNode: source, rule: rule, from: owner)
+            }
+        }
+        if let container = rebuiltContainer(node), let source = origins[container]?.inputNode {
+            return Origin(kind: .rebuilt, inputNode: source, rule: rule, from: container)
+        }
+        return Origin(kind: .added, inputNode: nil, rule: rule)
+    }
+
+    /// For a new object whose members met before were all the members of one object (a record
+    /// `keyedToArray` makes anew, with an id in front), that object as it was.
+    private func rebuiltContainer(_ node: Node) -> Node? {
+        guard node.isObject else { return nil }
+        var known = 0
+        var container: Node? = nil
+        var mixed = false
+        node.forEachStoredMember { _, value in
+            guard let before = places[value] else { return }
+            known += 1
+            if let parent = before.parent, container == nil || container == parent { container = parent } else { mixed = true }
+        }
+        // All of its members, but one an op may have overwritten (`onConflict`).
+        guard !mixed, let container, container.isObject, known > 0, known + 1 >= container.objectCount,
+            let origin = origins[container], origin.kind != .added
+        else { return nil }
+        return container
+    }
+
+    /// jansson's one `null`, `true` and `false`, which many places share.
+    private func isShared(_ node: Node) -> Bool {
+        node == json_null() || node == json_true() || node == json_false()
+    }
+
+    /// A node of its own for the shared `null` or boolean at `place`, put there.
+    private func ownNode(replacing shared: Node, at place: Place) throws(ReshapeError) -> Node {
+        let own = UnsafeMutablePointer<json_t>.allocate(capacity: 1)
+        // jansson never counts or frees a node whose count is (size_t)-1, as its own.
+        own.initialize(to: json_t(type: shared.pointee.type, refcount: shared.pointee.refcount))
+        ownSingletons.append(own)
+        guard let parent = place.parent else {
+            document.replaceRoot(with: own)
+            return own
+        }
+        switch place.step {
+        case .root: break
+        case .name(let name): try name.withUnsafeBytesTyped { (key) throws(ReshapeError) in _ = try Make.set(parent, key, own) }
+        case .index(let index):
+            guard json_array_set_new(parent, index, own) == 0 else { throw .outOfMemory() }
+        }
+        return own
+    }
+}
+
+/// One step from a container to a value in it.
+enum TraceStep: Hashable {
+    case root
+    case name([UInt8])
+    case index(Int)
+}
+
+/// Where a value lies in JSON text, found by reading along its path.
+enum InputLocator {
+    /// The byte offset where the value at `steps` starts in `text` (valid JSON), and where its
+    /// member name starts when the last step is a name.
+    static func offsets(of steps: [TraceStep], in text: UnsafeRawBufferPointer) -> (value: Int, name: Int?) {
+        var parser = JSONParser(text: text, allowDuplicateKeys: true, errorCode: .invalidJSON, rawDepth: nil, maxDepth: Int.max)
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        parser.skipWhitespace()
+        var nameOffset: Int? = nil
+        var decoded = ByteBuffer()
+        for step in steps {
+            nameOffset = nil
+            switch step {
+            case .root: continue
+            case .name(let wanted):
+                guard parser.index < text.count, text[parser.index] == UInt8(ascii: "{") else { return (parser.index, nil) }
+                parser.index += 1
+                var found = false
+                // Duplicates allowed: the last member of a name is the one kept.
+                var match: (name: Int, value: Int)? = nil
+                while !found {
+                    parser.skipWhitespace()
+                    guard parser.index < text.count, text[parser.index] == UInt8(ascii: "\"") else { break }
+                    let nameStart = parser.index
+                    guard let span = try? parser.scanString() else { break }
+                    decoded.removeAll()
+                    JSONParser.decodeEscapes(text, span, into: &decoded)
+                    let same = decoded.withBytes { $0.elementsEqual(wanted) }
+                    parser.skipWhitespace()
+                    parser.index += 1  // ':'
+                    parser.skipWhitespace()
+                    if same { match = (nameStart, parser.index) }
+                    guard (try? parser.skipValue()) != nil else { break }
+                    parser.skipWhitespace()
+                    if parser.index < text.count, text[parser.index] == UInt8(ascii: ",") { parser.index += 1 } else { found = true }
+                }
+                guard let match else { return (parser.index, nil) }
+                parser.index = match.value
+                nameOffset = match.name
+            case .index(let wanted):
+                guard parser.index < text.count, text[parser.index] == UInt8(ascii: "[") else { return (parser.index, nil) }
+                parser.index += 1
+                for _ in 0..<wanted {
+                    parser.skipWhitespace()
+                    guard (try? parser.skipValue()) != nil else { return (parser.index, nil) }
+                    parser.skipWhitespace()
+                    parser.index += 1  // ','
+                }
+                parser.skipWhitespace()
+            }
+        }
+        return (parser.index, nameOffset)
+    }
+}

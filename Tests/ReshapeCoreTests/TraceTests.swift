@@ -1,0 +1,250 @@
+import Foundation
+import ReshapeCore
+import Testing
+
+/// `Rules.source(of:in:)`: every value of the output traced back to the input, checked against a
+/// plain walk of the input: a value the rules moved is, at its traced path, the same value; a
+/// member name made a value is that name; a renamed member was, in the input, the first name it
+/// was renamed from; and the position points at where that value starts in the text.
+@Suite struct TraceTests {
+    /// A normalized path's steps: member names and indices.
+    enum Step: Equatable {
+        case name(String)
+        case index(Int)
+    }
+
+    /// Reads a normalized path (RFC 9535 §2.7) into its steps.
+    static func steps(of path: String) -> [Step]? {
+        var scalars = Array(path.unicodeScalars)[...]
+        guard scalars.popFirst() == "$" else { return nil }
+        var steps: [Step] = []
+        while let open = scalars.popFirst() {
+            guard open == "[" else { return nil }
+            if scalars.first == "'" {
+                scalars.removeFirst()
+                var name = String.UnicodeScalarView()
+                while let scalar = scalars.popFirst(), scalar != "'" {
+                    guard scalar == "\\" else {
+                        name.append(scalar)
+                        continue
+                    }
+                    switch scalars.popFirst() {
+                    case "b": name.append("\u{8}")
+                    case "t": name.append("\t")
+                    case "n": name.append("\n")
+                    case "f": name.append("\u{C}")
+                    case "r": name.append("\r")
+                    case "u":
+                        let hex = String(String.UnicodeScalarView(scalars.prefix(4)))
+                        scalars.removeFirst(4)
+                        guard let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else { return nil }
+                        name.append(scalar)
+                    case let other?: name.append(other)
+                    case nil: return nil
+                    }
+                }
+                steps.append(.name(String(name)))
+            } else {
+                var digits = ""
+                while let scalar = scalars.first, scalar != "]" {
+                    digits.unicodeScalars.append(scalar)
+                    scalars.removeFirst()
+                }
+                guard let index = Int(digits) else { return nil }
+                steps.append(.index(index))
+            }
+            guard scalars.popFirst() == "]" else { return nil }
+        }
+        return steps
+    }
+
+    static func value(at steps: [Step], in root: JSONValue) -> JSONValue? {
+        var current: JSONValue? = root
+        for step in steps {
+            switch step {
+            case .name(let name): current = current?.objectValue?.members.last { $0.key == name }?.value
+            case .index(let index): current = current?[index]
+            }
+        }
+        return current
+    }
+
+    /// Every value of `root` with its normalized path and steps, at most `limit` of them.
+    static func values(of root: JSONValue, limit: Int) -> [(path: String, steps: [Step], value: JSONValue)] {
+        var found: [(String, [Step], JSONValue)] = []
+        var pending: [([Step], JSONValue)] = [([], root)]
+        while let (steps, value) = pending.popLast(), found.count < limit {
+            var path = NormalizedPath()
+            for step in steps {
+                switch step {
+                case .name(let name): path.append(key: name)
+                case .index(let index): path.append(index: index)
+                }
+            }
+            found.append((path.text, steps, value))
+            if let object = value.objectValue {
+                for member in object.members { pending.append((steps + [.name(member.key)], member.value)) }
+            } else if let elements = value.arrayValue {
+                for (index, element) in elements.enumerated() { pending.append((steps + [.index(index)], element)) }
+            }
+        }
+        return found
+    }
+
+    static func kind(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "bool"
+        case .integer, .double, .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// What the first byte of a value of `kind` may be.
+    static func starts(_ byte: UInt8, _ kind: String) -> Bool {
+        switch kind {
+        case "null": byte == UInt8(ascii: "n")
+        case "bool": byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f")
+        case "number": byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        case "string": byte == UInt8(ascii: "\"")
+        case "array": byte == UInt8(ascii: "[")
+        default: byte == UInt8(ascii: "{")
+        }
+    }
+
+    static func extraRule(_ random: inout SeededGenerator) -> String {
+        let path = random.pick(["$", "$.*", "$[*]", "$.a", "$..*", "$.*.*", "$[*].a"])
+        switch random.next(8) {
+        case 6: return #"{"op":"keyedToArray","path":"\#(random.pick(["$", "$.*", "$.a"]))","idKey":"key","nonObject":"skip"}"#
+        case 7: return #"{"op":"convertKeys","to":"\#(random.pick(["camelCase", "kebab-case"]))","path":"\#(path)"}"#
+        case 0: return #"{"op":"hoist","path":"\#(path)","member":"x","onMissing":"\#(random.pick(["null", "keep"]))"}"#
+        case 1: return #"{"op":"pluck","path":"\#(path)","member":"a","onMissing":"\#(random.pick(["skip", "null"]))"}"#
+        case 2: return #"{"op":"flatten","path":"\#(path)","member":"a","prefix":"\#(random.pick(["", "p_"]))"}"#
+        case 3: return #"{"op":"keep","path":"\#(path)","members":["a","x","id"]}"#
+        case 4: return #"{"op":"mapValues","path":"\#(path)","cases":[["x",1],[null,"none"],[true,false]]}"#
+        default: return #"{"op":"emptyArrayToNull","path":"\#(path)"}"#
+        }
+    }
+
+    @Test func everyOutputValueReadsBackInTheInput() throws {
+        var random = SeededGenerator(seed: 13_579)
+        var counts: [ValueSource.Origin: Int] = [:]
+        var renamed = 0
+        for _ in 0..<3000 {
+            let text = RandomJSON.value(&random, depth: 0)
+            let input = Array(text.utf8)
+            let spec = "[" + (0..<(1 + random.next(4))).map { _ in
+                random.next(3) == 0 ? Self.extraRule(&random) : RandomJSON.rule(&random)
+            }.joined(separator: ",") + "]"
+            guard let rules = try? Rules(json: spec), let output = try? rules.apply(to: input),
+                let reshaped = try? JSONValue(json: output), let original = try? JSONValue(json: input)
+            else { continue }
+            let values = Self.values(of: reshaped, limit: 30)
+            let sources = try rules.sources(of: values.map(\.path), in: input)
+            for ((path, outputSteps, value), source) in zip(values, sources) {
+                let context = "rules \(spec)\ninput \(text)\noutput path \(path): \(source)"
+                counts[source.origin, default: 0] += 1
+                if source.origin == .added {
+                    #expect(source.rule > 0 && source.path.isEmpty && source.position == 0, "\(context)")
+                    continue
+                }
+                #expect(source.origin == .input ? source.rule == 0 : source.rule > 0, "\(context)")
+                guard let steps = Self.steps(of: source.path), let found = Self.value(at: steps, in: original) else {
+                    Issue.record("no value at the traced path: \(context)")
+                    continue
+                }
+                let position = source.position
+                guard position < input.count else {
+                    Issue.record("position past the input: \(context)")
+                    continue
+                }
+                let line = input[..<position].filter { $0 == 0x0A }.count + 1
+                let lineStart = input[..<position].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+                let column = input[lineStart..<position].filter { $0 & 0xC0 != 0x80 }.count + 1
+                #expect(source.line == line && source.column == column, "\(context)")
+                switch source.origin {
+                case .input:
+                    #expect(Self.kind(found) == Self.kind(value), "\(context)")
+                    if case .object = value {} else if case .array = value {} else {
+                        #expect(found == value, "\(context)")
+                    }
+                    #expect(Self.starts(input[position], Self.kind(found)), "\(context)")
+                case .memberName:
+                    guard case .name(let name)? = steps.last else {
+                        Issue.record("a member name of no member: \(context)")
+                        continue
+                    }
+                    // The name as it was in the input, or as renamed before the rule made it a value.
+                    #expect(value == .string(source.renames.last?.to ?? name), "\(context)")
+                    #expect(source.renames.first.map { $0.from == name } ?? true, "\(context)")
+                    #expect(input[position] == UInt8(ascii: "\""), "\(context)")
+                case .replaced, .rebuilt:
+                    #expect(Self.starts(input[position], Self.kind(found)), "\(context)")
+                case .added:
+                    break
+                }
+                // A renamed value's member has the name it was last renamed to, where no rule
+                // moves values to other members.
+                if let last = source.renames.last, source.origin != .memberName {
+                    renamed += 1
+                    let moves = ["hoist", "flatten", "unwrap", "wrap", "keyedToArray", "arrayToKeyed", "pluck"]
+                    if !moves.contains(where: { spec.contains("\"\($0)\"") }) {
+                        #expect(outputSteps.last == .name(last.to), "\(context)")
+                    }
+                }
+            }
+        }
+        // Every origin was met, so that none of the checks above went untried.
+        for origin in ValueSource.Origin.allCases { #expect(counts[origin, default: 0] > 5, "\(origin): \(counts)") }
+        #expect(renamed > 20)
+    }
+
+    @Test func firebaseExample() throws {
+        let input = Array(#"""
+            {"-NxA3kq0": {"display_name": "Ada", "age": "37", "avatar": {}},
+             "-NxB": {"display_name": "Bo", "age": 41}}
+            """#.utf8)
+        let rules = try Rules(json: #"""
+            [{"op":"keyedToArray","wrapIn":"users"},{"op":"convertKeys","to":"camelCase"},{"op":"emptyObjectToNull"},
+             {"op":"default","path":"$.users[*]","key":"plan","value":"free"},{"op":"coerce","path":"$.users[*].age","to":"integer"}]
+            """#)
+        let described = try rules.sources(
+            of: ["$['users'][0]['age']", "$['users'][1]['age']", "$['users'][0]['id']", "$['users'][0]['displayName']",
+                 "$['users'][0]['avatar']", "$['users'][0]['plan']", "$['users'][0]", "$['users']"],
+            in: input
+        ).map(\.description)
+        #expect(described == [
+            "$['-NxA3kq0']['age'], line 1, column 45, replaced by rule 5 (coerce)",
+            "$['-NxB']['age'], line 2, column 40",
+            "the member name of $['-NxA3kq0'], line 1, column 2, by rule 1 (keyedToArray)",
+            "$['-NxA3kq0']['display_name'], line 1, column 31, renamed by rule 2 (convertKeys) from \"display_name\"",
+            "$['-NxA3kq0']['avatar'], line 1, column 61, replaced by rule 3 (emptyObjectToNull)",
+            "added by rule 4 (default)",
+            "$['-NxA3kq0'], line 1, column 14, rebuilt by rule 1 (keyedToArray)",
+            "added by rule 1 (keyedToArray)",
+        ])
+        // A rule that fails after others moved its value names where the value was.
+        let failing = try Rules(json: #"[{"op":"keyedToArray","wrapIn":"users"},{"op":"coerce","path":"$.users[*].age","to":"boolean"}]"#)
+        #expect(throws: ReshapeError.self) { try failing.apply(to: input) }
+        do {
+            _ = try failing.apply(to: input)
+        } catch {
+            #expect(error.path == "$['users'][1]['age']")
+            #expect(error.source?.description == "$['-NxB']['age'], line 2, column 40")
+            #expect(error.description.hasSuffix("(input: $['-NxB']['age'], line 2, column 40)"))
+        }
+    }
+
+    @Test func pathsThatSelectNoOneValueAreRefused() throws {
+        let rules = try Rules(json: #"[{"op":"wrap","key":"a"}]"#)
+        for (path, message) in [
+            ("$..x", #"path "$..x" may select several values; give one value's path"#),
+            ("$['a']['nope']", #"no value at $['a']['nope'] in the output: at $['a']: no member "nope""#),
+            ("a.b", #"path "a.b": a path must start with '$'"#),
+        ] {
+            #expect(throws: ReshapeError(.invalidArgument, message)) { try rules.source(of: path, in: Array(#"{"b": 1}"#.utf8)) }
+        }
+    }
+}
