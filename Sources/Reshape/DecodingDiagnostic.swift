@@ -54,6 +54,11 @@ public struct DecodingDiagnostic: Sendable, CustomStringConvertible {
     /// The error decoding threw, or would have thrown (for a missing member, `null` or an unknown
     /// case, the `DecodingError` a strict type gets).
     public let error: any Error
+    /// Where the value at ``errorPath`` was in the body, before the rules moved or renamed it (see
+    /// docs/trace.md): set on the diagnostics ``ResponseDecoder/decodeWithDiagnostics(_:from:)``
+    /// lists when rules ran (and no transform), nil otherwise. ``description`` ends with it when
+    /// it is not at ``errorPath`` already.
+    public internal(set) var source: ValueSource? = nil
 
     /// Creates a diagnostic of an element a ``LossyArray`` dropped.
     /// - Parameters:
@@ -97,7 +102,8 @@ public struct DecodingDiagnostic: Sendable, CustomStringConvertible {
         case .unknownCase: verb = "unknown case for"
         default: verb = "dropped"
         }
-        return "\(verb) \(path): at \(errorPath): \(reason)"
+        let moved = source.flatMap { $0.origin != .input || $0.path != errorPath || !$0.renames.isEmpty ? " \($0.suffix)" : nil }
+        return "\(verb) \(path): at \(errorPath): \(reason)\(moved ?? "")"
     }
 }
 

@@ -167,11 +167,15 @@ public struct ResponseDecoder: Sendable {
         let context = endpointContext ?? self.context ?? DecodingContext(responseType: String(describing: T.self))
         let transformable = T.self as? any PayloadTransformable.Type
         var shaped: ShapedBytes?
-        for (rules, offset) in try stages(adding: endpointRules + (transformable?.rules(for: context) ?? [])) {
+        let stages = try stages(adding: endpointRules + (transformable?.rules(for: context) ?? []))
+        for (rules, offset) in stages {
             shaped = try reshape(shaped, data, with: rules, numberedFrom: offset)
         }
+        // Values are traced back to the body through the rules, not through a transform's code.
+        var traced = stages
         if let transformable, let transform = transformable.transform {
             shaped = try apply(transform, of: T.self, to: shaped, data, in: context)
+            traced = []
         }
 
         let sink = DiagnosticSink()
@@ -197,13 +201,18 @@ public struct ResponseDecoder: Sendable {
                 throw .decoding(path: path, message: message, underlying: again)
             }
             let (path, message) = resolver(index, shaped?.data ?? data).report(error)
-            throw .decoding(path: path, message: message, underlying: error)
+            throw .decoding(path: path, message: message + Self.suffix(sources([path], through: traced, from: data)[0], at: path),
+                            underlying: error)
         } catch {
             throw .decoding(path: "", message: "\(error)", underlying: error)
         }
         guard diagnose, !sink.dropped.isEmpty else { return (value, []) }
         let resolver = resolver(index, shaped?.data ?? data)
-        return (value, sink.dropped.map { $0.diagnostic(resolver) })
+        var diagnostics = sink.dropped.map { $0.diagnostic(resolver) }
+        for (position, source) in sources(diagnostics.map(\.errorPath), through: traced, from: data).enumerated() {
+            diagnostics[position].source = source
+        }
+        return (value, diagnostics)
     }
 
     /// After `JSONDecoder` failed on `data`: the error of decoding the same document through its
@@ -221,6 +230,47 @@ public struct ResponseDecoder: Sendable {
         } catch {
             return nil
         }
+    }
+
+    /// Where the values at `paths` of the reshaped document were in `body`, traced back through
+    /// each stage of rules (docs/trace.md): nil for each when no rules ran, or on any failure.
+    /// Run only for an error or diagnostics.
+    private func sources(_ paths: [String], through stages: [(rules: Rules, offset: Int)], from body: Data) -> [ValueSource?] {
+        let none = [ValueSource?](repeating: nil, count: paths.count)
+        guard !stages.isEmpty, !paths.isEmpty else { return none }
+        // Each stage's input: the body, then each stage's output before the last.
+        var inputs: [[UInt8]] = [Array(body)]
+        for stage in stages.dropLast() {
+            guard let last = inputs.last, let output = try? stage.rules.apply(to: last, options: options) else { return none }
+            inputs.append(output)
+        }
+        var found: [ValueSource?] = none
+        var wanted = paths.map { Optional($0) }
+        for (position, stage) in stages.enumerated().reversed() {
+            let asked = wanted.indices.filter { wanted[$0] != nil }
+            guard !asked.isEmpty,
+                let traced = try? stage.rules.sources(of: asked.compactMap { wanted[$0] }, in: inputs[position], options: options)
+            else { break }
+            for (index, source) in zip(asked, traced) {
+                var source = source
+                source.rule += source.rule > 0 ? stage.offset : 0
+                source.renames = source.renames.map { ValueSource.Rename(rule: $0.rule + stage.offset, op: $0.op, from: $0.from, to: $0.to) }
+                if let later = found[index] {
+                    // A later stage's word on what made the value stands; the place is this stage's.
+                    source.renames += later.renames
+                    if later.origin != .input { (source.origin, source.rule, source.op) = (later.origin, later.rule, later.op) }
+                }
+                found[index] = source
+                wanted[index] = source.origin == .added || source.path.isEmpty ? nil : source.path
+            }
+        }
+        return found
+    }
+
+    /// What a typed error's message ends with: the value's source when rules moved or renamed it.
+    private static func suffix(_ source: ValueSource?, at path: String) -> String {
+        guard let source, source.origin != .input || source.path != path || !source.renames.isEmpty else { return "" }
+        return " \(source.suffix)"
     }
 
     /// Decodes the engine's output with an ``IndexDecoder``, configured as ``makeJSONDecoder(context:)``

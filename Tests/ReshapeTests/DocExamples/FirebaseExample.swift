@@ -21,5 +21,19 @@ import Testing
         //   → objects[0] == Object(objectId: "SomeRandomFakeUserId2", name: "Stephen the Admin")
         // end example: firebase
         #expect(response.objects == [Object(objectId: "SomeRandomFakeUserId2", name: "Stephen the Admin"), Object(objectId: "Id3", name: "Kim")])
+
+        let bad = Data((#"{"SomeRandomFakeUserId2": {"name": "Stephen"},"# + "\n" + #" "-NxA3kq0": {"name": 7}}"#).utf8)
+        var message = ""
+        // example: firebase
+        do {
+            _ = try ResponseDecoder().decode(ObjectsResponse.self, from: bad)
+        } catch {
+            message = "\(error)"
+            // decoding failed at $['objects'][1]['name']: expected String, found a number
+            //   (input: $['-NxA3kq0']['name'], line 2, column 23)
+        }
+        // end example: firebase
+        #expect(message == "decoding failed at $['objects'][1]['name']: expected String, found a number"
+            + " (input: $['-NxA3kq0']['name'], line 2, column 23)")
     }
 }
