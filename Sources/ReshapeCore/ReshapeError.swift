@@ -69,9 +69,10 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
     /// For ``Code/ruleFailed``: where the failing value was in the input, before the rules
     /// before the failing one moved or renamed it (see ``ValueSource``), with its line, column
     /// and byte position; ``description`` ends with it (`(input: $['-NxA3kq0']['age'], line 1,
-    /// column 2211)`) when it is not at ``path`` already. Nil when not known
-    /// (the input was read from a pipe, or from a file larger than 64 MiB, or tracing went past
-    /// the work limit). Not compared by `==`: the same failure with or without it is equal.
+    /// column 2211)`) when it is not at ``path`` already. A stream traces its failing record; a
+    /// whole tree is traced from the input in memory or a file of at most 64 MiB. Nil when not
+    /// known (a whole tree read from a pipe or a larger file, JSON Lines, tracing past the work
+    /// limit). Not compared by `==`: the same failure with or without it is equal.
     public var source: ValueSource? = nil
 
     /// The file a failed read or write was about (`reshape_error.io_file` in C).

@@ -76,7 +76,8 @@ extension Rules {
         do {
             read = try reshape(input, options: options, settings: settings, into: sink)
         } catch {
-            guard error.code == .ruleFailed else { throw error }
+            // A stream traced its failing record itself; a whole tree is traced from the file.
+            guard error.code == .ruleFailed, error.source == nil else { throw error }
             var traced = error
             traced.source = sourceOfFailure(error, inFile: descriptor, options: options)
             throw traced

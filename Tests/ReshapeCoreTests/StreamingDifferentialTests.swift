@@ -783,6 +783,58 @@ import Testing
         #expect(counts["rerun", default: 0] == 0, "\(counts)")
     }
 
+    /// A rule that fails on a record in a stream names where the value was in the input, as the
+    /// whole tree's trace does (`ReshapeError.source`): the record alone is traced, from a file, a
+    /// pipe or memory, on one thread or several, without reading the document again.
+    @Test func streamedFailuresTraceTheirRecord() throws {
+        for (kind, bad) in [("object", 2500), ("array", 1700)] {
+            // Every rule per record (keyedToArray on an array numbers records: whole document).
+            let keyed = kind == "object" ? #"{"op":"keyedToArray"},"# : ""
+            let rules = try Rules(json: #"[{"op":"unwrap","path":"$.data"},\#(keyed){"op":"convertKeys","to":"camelCase"},{"op":"coerce","path":"$[*].age","to":"integer"}]"#)
+            #expect((kind == "object" ? rules.streamingPlan.object : rules.streamingPlan.array) == rules.count)
+            let records = (0..<3000).map { index -> String in
+                let age = index == bad ? #""x""# : "\(20 + index % 50)"
+                let value = #"{"display_name": "U\#(index)",\#n  "age": \#(age)}"#
+                return kind == "object" ? #""-Nx\#(index)": \#(value)"# : value
+            }
+            let body = kind == "object" ? "{" + records.joined(separator: ",\n") + "}" : "[" + records.joined(separator: ",\n") + "]"
+            let input = Array(#"{"data": \#(body)}"#.utf8)
+            let expected = Result { () throws(ReshapeError) in try rules.applyWholeTree(to: input) }
+            guard case .failure(let whole) = expected, let wholeSource = whole.source else {
+                Issue.record("\(kind): expected the whole tree to fail with a source, got \(expected)")
+                continue
+            }
+            let recordPath = kind == "object" ? "$['data']['-Nx\(bad)']" : "$['data'][\(bad)]"
+            #expect(wholeSource.path == recordPath + "['age']", "\(kind)")
+            #expect(wholeSource.line == 2 * bad + 2 && wholeSource.column == 10, "\(kind): \(wholeSource)")
+            for jobs in [1, 3] {
+                let outcomes = Outcomes()
+                var settings = StreamSettings(jobs: jobs)
+                settings.strict = true
+                settings.minimumStreamBytes = 0
+                settings.batchRecords = 64
+                settings.outcome = { outcome in outcomes.add(outcome) }
+                let inMemory = Result { () throws(ReshapeError) in try rules.apply(to: input, options: [], settings: settings) }
+                let fromFile = Self.throughFile(input) { (source, output) throws(ReshapeError) in
+                    try rules.apply(fromDescriptor: source, toDescriptor: output, settings: settings)
+                }
+                let fromPipe = (try? Self.throughPipe(input) { (source, output) throws(ReshapeError) in
+                    try rules.apply(fromDescriptor: source, toDescriptor: output, settings: settings)
+                }) ?? .failure(ReshapeError(.internal, "no pipe"))
+                for (route, result) in [("memory", inMemory), ("file", fromFile), ("pipe", fromPipe)] {
+                    guard case .failure(let error) = result else {
+                        Issue.record("\(kind) \(route) jobs \(jobs): expected a failure")
+                        continue
+                    }
+                    #expect(error == whole && error.source == wholeSource, "\(kind) \(route) jobs \(jobs): \(error)")
+                    #expect(error.description == whole.description, "\(kind) \(route) jobs \(jobs)")
+                }
+                let counts = outcomes.counts()
+                #expect(counts["failed", default: 0] > 0 && counts["rerun", default: 0] == 0, "\(kind) jobs \(jobs): \(counts)")
+            }
+        }
+    }
+
     /// A container no rule's filter looks into is copied from the text by the writer (as the
     /// fused pass copies a record), not token by token: written canonically (white space,
     /// escapes, numbers), with its duplicate names found, its depth counted, and nothing else

@@ -399,6 +399,8 @@ final class RecordStream {
     /// element of its collection when the rule runs on it alone, and the element it is among all
     /// the records (less those the rules before removed) when the rule runs on the whole document.
     private func ruleError(_ error: ReshapeError, of record: RecordSlice, runner: RecordRunner, keptBefore: Int) -> ReshapeError {
+        var error = error
+        error.source = source(of: error, in: record, runner: runner)
         let before = plan.collection(beforeRule: error.rule - 1, in: rules.operations, kind: runner.kind)
         guard before.kind == .array else { return error }
         var collection = NormalizedPath()
@@ -410,6 +412,66 @@ final class RecordStream {
         var moved = error
         moved.path = collection.text + "[\(before.mayDropRecords ? keptBefore : record.ordinal)]" + rest
         return moved
+    }
+
+    /// Where the value a rule failed on in one record was in the input (`ReshapeError.source`):
+    /// the record is traced on its own (see `SourceTracer`), inside the names of its envelope as
+    /// the record's own document has them, and the place found is moved to the record's place in
+    /// the input. Nil for a rule that ran on the whole document, or a value outside the record.
+    private func source(of error: ReshapeError, in record: RecordSlice, runner: RecordRunner) -> ValueSource? {
+        guard error.rule > 0, error.rule <= runner.route.streamed, !error.path.isEmpty, let scan = currentScan else { return nil }
+        let value = UnsafeRawBufferPointer(rebasing: input.wholeRange[record.start..<record.end])
+        var text = ByteBuffer(capacity: value.count + 64)
+        var recordPath = NormalizedPath()
+        for name in runner.chain {
+            text.append(UInt8(ascii: "{"))
+            name.withUnsafeBytes { JSONText.appendQuoted($0, to: &text) }
+            text.append(UInt8(ascii: ":"))
+            recordPath.append(key: String(decoding: name, as: UTF8.self))
+        }
+        if runner.kind == .object {
+            let key = UnsafeRawBufferPointer(rebasing: input.wholeRange[record.keyStart..<record.keyEnd])
+            var decoded = ByteBuffer(capacity: key.count)
+            JSONParser.decodeEscapes(key, JSONParser.StringSpan(start: 0, end: key.count, hasEscapes: record.keyHasEscapes), into: &decoded)
+            decoded.withBytes { recordPath.append(key: String(jsonBytes: $0)) }
+            text.append(UInt8(ascii: "{"))
+            text.append(UInt8(ascii: "\""))
+            text.append(key)
+            text.append(UInt8(ascii: "\""))
+            text.append(UInt8(ascii: ":"))
+        } else {
+            recordPath.append(index: 0)
+            text.append(UInt8(ascii: "["))
+        }
+        let offset = text.count
+        text.append(value)
+        text.append(UInt8(ascii: runner.kind == .object ? "}" : "]"))
+        for _ in runner.chain { text.append(UInt8(ascii: "}")) }
+        let options: ApplyOptions = []
+        guard var source = text.withBytes({ (bytes) -> ValueSource? in
+            guard let tracer = try? SourceTracer(rules: rules, input: bytes, options: options),
+                (try? tracer.run(rules: error.rule - 1)) != nil
+            else { return nil }
+            return try? tracer.source(of: error.path)
+        }) else { return nil }
+        guard source.origin != .added else { return source }
+        guard source.path.hasPrefix(recordPath.text) else { return nil }
+        let place = place(of: record, kind: runner.kind, in: scan)
+        source.path = place.path + source.path.dropFirst(recordPath.text.count)
+        let inRecord = source.position - offset
+        if inRecord >= 0 {
+            let within = TextPosition(of: inRecord, in: value)
+            source.position = record.start + inRecord
+            source.line = place.line + within.line - 1
+            source.column = within.line == 1 ? place.column + within.column - 1 : within.column
+        } else if runner.kind == .object {
+            // The record's own member name (`keyedToArray`'s id): its opening quote.
+            let position = input.position(of: record.keyStart - 1)
+            (source.position, source.line, source.column) = (record.keyStart - 1, position.line, position.column)
+        } else {
+            return nil
+        }
+        return source
     }
 
     /// Counts `growth` toward the output bound; past the output limit, the stream stops.

@@ -130,7 +130,7 @@ extension Rules {
     /// `error`, a failure of these rules on `input`; a rule's failure with the source of its
     /// value (``ReshapeError/source``), traced only then.
     func traced(_ error: ReshapeError, in input: UnsafeRawBufferPointer, options: ApplyOptions) -> ReshapeError {
-        guard error.code == .ruleFailed else { return error }
+        guard error.code == .ruleFailed, error.source == nil else { return error }
         var traced = error
         traced.source = sourceOfFailure(error, in: input, options: options)
         return traced
