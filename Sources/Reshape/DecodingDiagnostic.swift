@@ -102,8 +102,7 @@ public struct DecodingDiagnostic: Sendable, CustomStringConvertible {
         case .unknownCase: verb = "unknown case for"
         default: verb = "dropped"
         }
-        let moved = source.flatMap { $0.origin != .input || $0.path != errorPath || !$0.renames.isEmpty ? " \($0.suffix)" : nil }
-        return "\(verb) \(path): at \(errorPath): \(reason)\(moved ?? "")"
+        return "\(verb) \(path): at \(errorPath): \(reason)\(source?.suffix(after: errorPath) ?? "")"
     }
 }
 

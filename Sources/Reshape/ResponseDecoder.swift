@@ -201,7 +201,7 @@ public struct ResponseDecoder: Sendable {
                 throw .decoding(path: path, message: message, underlying: again)
             }
             let (path, message) = resolver(index, shaped?.data ?? data).report(error)
-            throw .decoding(path: path, message: message + Self.suffix(sources([path], through: traced, from: data)[0], at: path),
+            throw .decoding(path: path, message: message + (sources([path], through: traced, from: data)[0]?.suffix(after: path) ?? ""),
                             underlying: error)
         } catch {
             throw .decoding(path: "", message: "\(error)", underlying: error)
@@ -265,12 +265,6 @@ public struct ResponseDecoder: Sendable {
             }
         }
         return found
-    }
-
-    /// What a typed error's message ends with: the value's source when rules moved or renamed it.
-    private static func suffix(_ source: ValueSource?, at path: String) -> String {
-        guard let source, source.origin != .input || source.path != path || !source.renames.isEmpty else { return "" }
-        return " \(source.suffix)"
     }
 
     /// Decodes the engine's output with an ``IndexDecoder``, configured as ``makeJSONDecoder(context:)``

@@ -137,15 +137,8 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
             // A JSON Lines error outside the text of its line names the line alone.
             location += (location.isEmpty ? "" : ", ") + (column > 0 ? "line \(line), column \(column)" : "line \(line)")
         }
-        let text = MessageText.line(message) + (movedSource.map { " \($0.suffix)" } ?? "")
+        let text = MessageText.line(message) + (source?.suffix(after: path) ?? "")
         return location.isEmpty ? "\(code.rawValue): \(text)" : "\(code.rawValue): \(location): \(text)"
-    }
-
-    /// The source, when it is not what ``path`` says already: the rules before the failing one
-    /// moved or renamed the value (the one-line description then ends with it).
-    var movedSource: ValueSource? {
-        guard let source, source.origin != .input || source.path != path || !source.renames.isEmpty else { return nil }
-        return source
     }
 
     /// Equal when every field but ``source`` is.

@@ -98,6 +98,13 @@ public struct ValueSource: Sendable, Equatable, CustomStringConvertible {
 
     /// What error messages end with: `(input: $['-NxA3kq0']['age'], line 1, column 2211)`.
     public var suffix: String { "(input: \(description))" }
+
+    /// What a message naming the value at `path` (after the rules) ends with: `" " + suffix`
+    /// when the rules moved, renamed or made the value, and `""` when it is the input's value at
+    /// that very path.
+    public func suffix(after path: String) -> String {
+        origin == .input && self.path == path && renames.isEmpty ? "" : " \(suffix)"
+    }
 }
 
 extension Rules {
