@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import ReshapeCore
 import Testing
@@ -199,6 +200,49 @@ import Testing
         // Every origin was met, so that none of the checks above went untried.
         for origin in ValueSource.Origin.allCases { #expect(counts[origin, default: 0] > 5, "\(origin): \(counts)") }
         #expect(renamed > 20)
+    }
+
+    /// Every fixture a rule fails on: the error's source is, in the input, the value the failing
+    /// rule met at the error's path (the document after the rules before it, read by a plain walk).
+    @Test func everyFailingFixtureTracesItsValue() throws {
+        var traced = 0
+        for fixture in Fixture.all where fixture.error?.code == "rule_failed" && fixture.extraFlags & 0x4 == 0 {
+            guard let expected = fixture.error, let rules = try? Rules(json: fixture.rules) else { continue }
+            let options = ApplyOptions(rawValue: fixture.flags)
+            var failure: ReshapeError?
+            do {
+                _ = try rules.apply(to: fixture.input, options: options)
+            } catch {
+                failure = error
+            }
+            guard let error = failure, let source = error.source else {
+                Issue.record("\(fixture.name): no source for \(String(describing: failure))")
+                continue
+            }
+            #expect(error.rule == expected.rule && error.path == expected.path, "\(fixture.name)")
+            // The document the failing rule met: the rules before it, on the whole tree.
+            let document = try JSONValue(json: fixture.rules)
+            guard let all = document.arrayValue ?? document["rules"]?.arrayValue else { continue }
+            let before = try Rules(json: String(decoding: try JSONValue.array(Array(all.prefix(error.rule - 1))).json(), as: UTF8.self))
+            let met = try JSONValue(json: try before.apply(to: fixture.input, options: options.subtracting(.pretty)))
+            let input = try JSONValue(json: fixture.input, allowDuplicateKeys: options.contains(.allowDuplicateKeys))
+            guard let atError = Self.steps(of: error.path).flatMap({ Self.value(at: $0, in: met) }) else {
+                Issue.record("\(fixture.name): nothing at \(error.path) before rule \(error.rule)")
+                continue
+            }
+            switch source.origin {
+            case .input:
+                let found = Self.steps(of: source.path).flatMap { Self.value(at: $0, in: input) }
+                #expect(found.map(Self.kind) == Self.kind(atError), "\(fixture.name): \(source)")
+                if case .object = atError {} else if case .array = atError {} else { #expect(found == atError, "\(fixture.name): \(source)") }
+            case .memberName:
+                #expect(Self.steps(of: source.path)?.last == .name(atError.stringValue ?? "\u{0}"), "\(fixture.name): \(source)")
+            default:
+                #expect(source.rule > 0 && source.rule < error.rule, "\(fixture.name): \(source)")
+            }
+            traced += 1
+        }
+        #expect(traced >= 34)
     }
 
     @Test func firebaseExample() throws {
