@@ -167,9 +167,19 @@ public struct ResponseDecoder: Sendable {
         let context = endpointContext ?? self.context ?? DecodingContext(responseType: String(describing: T.self))
         let transformable = T.self as? any PayloadTransformable.Type
         var shaped: ShapedBytes?
-        let stages = try stages(adding: endpointRules + (transformable?.rules(for: context) ?? []))
-        for (rules, offset) in stages {
-            shaped = try reshape(shaped, data, with: rules, numberedFrom: offset)
+        let stages: [(rules: Rules, offset: Int)] = try stages(adding: endpointRules + (transformable?.rules(for: context) ?? []))
+        for (position, stage) in stages.enumerated() {
+            do throws(ResponseError) {
+                shaped = try reshape(shaped, data, with: stage.rules, numberedFrom: stage.offset)
+            } catch {
+                // A later stage traced its failure to its own input: on to the body.
+                guard position > 0, case .reshape(var failure) = error, let later = failure.source else { throw error }
+                failure.source = Self.offset(later, by: stage.offset)
+                if later.origin != .added, let earlier = sources([later.path], through: Array(stages[..<position]), from: data)[0] {
+                    failure.source = Self.merged(earlier, then: Self.offset(later, by: stage.offset))
+                }
+                throw .reshape(failure)
+            }
         }
         // Values are traced back to the body through the rules, not through a transform's code.
         var traced = stages
@@ -252,19 +262,30 @@ public struct ResponseDecoder: Sendable {
                 let traced = try? stage.rules.sources(of: asked.compactMap { wanted[$0] }, in: inputs[position], options: options)
             else { break }
             for (index, source) in zip(asked, traced) {
-                var source = source
-                source.rule += source.rule > 0 ? stage.offset : 0
-                source.renames = source.renames.map { ValueSource.Rename(rule: $0.rule + stage.offset, op: $0.op, from: $0.from, to: $0.to) }
-                if let later = found[index] {
-                    // A later stage's word on what made the value stands; the place is this stage's.
-                    source.renames += later.renames
-                    if later.origin != .input { (source.origin, source.rule, source.op) = (later.origin, later.rule, later.op) }
-                }
+                let source = found[index].map { Self.merged(Self.offset(source, by: stage.offset), then: $0) }
+                    ?? Self.offset(source, by: stage.offset)
                 found[index] = source
                 wanted[index] = source.origin == .added || source.path.isEmpty ? nil : source.path
             }
         }
         return found
+    }
+
+    /// `source`, from a stage whose rules are numbered from `offset`, in the numbers of all rules.
+    private static func offset(_ source: ValueSource, by offset: Int) -> ValueSource {
+        var source = source
+        source.rule += source.rule > 0 ? offset : 0
+        source.renames = source.renames.map { ValueSource.Rename(rule: $0.rule + offset, op: $0.op, from: $0.from, to: $0.to) }
+        return source
+    }
+
+    /// The source in the body, `earlier`, of the value a later stage traced to its input as `later`:
+    /// the place is the earlier stage's, the later stage's word on what made the value stands.
+    private static func merged(_ earlier: ValueSource, then later: ValueSource) -> ValueSource {
+        var source = earlier
+        source.renames += later.renames
+        if later.origin != .input { (source.origin, source.rule, source.op) = (later.origin, later.rule, later.op) }
+        return source
     }
 
     /// Decodes the engine's output with an ``IndexDecoder``, configured as ``makeJSONDecoder(context:)``

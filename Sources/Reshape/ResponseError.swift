@@ -69,6 +69,16 @@ public enum ResponseError: Error, CustomStringConvertible {
         }
     }
 
+    /// For ``reshape(_:)`` when a rule failed: where the failing value was in the body before the
+    /// rules before it moved or renamed it (``ReshapeCore/ReshapeError/source``). A
+    /// ``decoding(path:message:underlying:)`` error names it at the end of its message, traced
+    /// through the rules (its cases keep their shape, so this is nil for it:
+    /// `rules.source(of: path, in: body)` gives it as a value).
+    public var source: ValueSource? {
+        if case .reshape(let error) = self { return error.source }
+        return nil
+    }
+
     /// The error in one line:
     /// `decoding failed at $['objects'][3]['status']: expected String, found null`.
     ///

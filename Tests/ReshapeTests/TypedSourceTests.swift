@@ -69,4 +69,19 @@ import Testing
             #expect(message == "expected Int, found an object (input: $['-Nx1'], line 1, column 10, rebuilt by rule 1 (keyedToArray))")
         }
     }
+
+    @Test func aRuleFailureCarriesItsSource() throws {
+        struct Strict: Decodable, PayloadTransformable {
+            let users: [User]
+            static let rules: [Rule] = [.convertKeys(to: .camelCase), .coerce("$.users[*].age", to: .integer)]
+        }
+        do {
+            _ = try Self.decoder().decode(Strict.self, from: Data(#"{"-Nx1": {"display_name": "Ada", "age": "x"}}"#.utf8))
+            Issue.record("expected coerce to fail")
+        } catch {
+            let failure = try #require(error as? ResponseError)
+            #expect(failure.source == ValueSource(origin: .input, path: "$['-Nx1']['age']", line: 1, column: 41, position: 40))
+            #expect("\(failure)".hasSuffix("(input: $['-Nx1']['age'], line 1, column 41)"))
+        }
+    }
 }
