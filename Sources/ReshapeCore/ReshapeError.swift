@@ -73,7 +73,20 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
     /// whole tree is traced from the input in memory or a file of at most 64 MiB. Nil when not
     /// known (a whole tree read from a pipe or a larger file, JSON Lines, tracing past the work
     /// limit). Not compared by `==`: the same failure with or without it is equal.
-    public var source: ValueSource? = nil
+    public var source: ValueSource? {
+        get { sourceBox?.value }
+        set { sourceBox = newValue.map(SourceBox.init) }
+    }
+
+    /// The source, boxed: errors are thrown through every frame of the engine, which each make
+    /// room for one, so an error stays a few words however much its source holds (a 64 KiB
+    /// thread's stack is measured in frames).
+    private var sourceBox: SourceBox? = nil
+
+    private final class SourceBox: Sendable {
+        let value: ValueSource
+        init(_ value: ValueSource) { self.value = value }
+    }
 
     /// The file a failed read or write was about (`reshape_error.io_file` in C).
     public enum IOFile: Int32, Sendable, CaseIterable {

@@ -91,6 +91,7 @@ extension Rules {
 
     /// The source of a rule's failure on the regular file `descriptor` (read again from its start,
     /// up to `traceFileLimit` bytes), or nil.
+    @inline(never)
     private func sourceOfFailure(_ error: ReshapeError, inFile descriptor: Int32, options: ApplyOptions) -> ValueSource? {
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= Self.traceFileLimit else {

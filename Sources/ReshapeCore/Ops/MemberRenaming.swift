@@ -269,8 +269,9 @@ extension MemberRenaming {
         /// With `deep`: the depth of the members of the outermost selected value open; names at
         /// that depth or deeper are renamed.
         @exclusivity(unchecked) var deepFrom = Int.max
-        /// What names seen before became (nil: they stay).
-        let cache = KnownNames<RecordToken?>()
+        /// What names seen before became: 0 when they stay, else 1 + their index in `renamedNames`.
+        let cache = KnownNames()
+        @exclusivity(unchecked) var renamedNames: [RecordToken] = []
         /// Renamed names may collide: the writer compares them.
         var renamesMembers: Bool { true }
 
@@ -339,7 +340,7 @@ extension MemberRenaming {
 
         /// The name `token` becomes, or nil when it stays.
         private func renamed(_ token: RecordToken) -> RecordToken? {
-            if let known = cache.find(token) { return known }
+            if let known = cache.find(token) { return known == 0 ? nil : renamedNames[Int(known) - 1] }
             let renamed = newName(token.bytes).map { name in
                 name.withUnsafeBytes { bytes in
                     RecordToken(
@@ -347,7 +348,10 @@ extension MemberRenaming {
                         plain: JSONText.isPlain(bytes))
                 }
             }
-            cache.add(token, renamed)
+            if !cache.isFull {
+                if let renamed { renamedNames.append(renamed) }
+                cache.add(token, renamed == nil ? 0 : Int32(renamedNames.count))
+            }
             return renamed
         }
     }

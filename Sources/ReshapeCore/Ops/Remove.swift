@@ -91,9 +91,9 @@ extension Remove {
         guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
         if let matching {
             return .filter { next, _ in
-                let verdicts = KnownNames<Bool>()
+                let verdicts = KnownNames()
                 return MemberDropping(cursor: PathCursor(matcher, parent: parent), nonObjectsNeedTheTree: false, next: next) { token in
-                    verdicts.value(for: token) { Self.matches(matching, $0.bytes) }
+                    verdicts.holds(for: token) { Self.matches(matching, $0.bytes) }
                 }
             }
         }

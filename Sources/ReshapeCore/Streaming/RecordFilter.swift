@@ -136,21 +136,22 @@ enum RecordFilterMaker: Sendable {
     case needsTree
 }
 
-/// What a filter decided for member names it met before, looked up by their hash without
-/// allocating: up to `capacity` names (records repeat the same few), each kept in `kept`; later
-/// ones are decided each time. A class, so that a look-up copies nothing; one per filter, so one
-/// per thread.
-final class KnownNames<Value> {
-    static var capacity: Int { 4096 }
+/// What a filter decided for member names it met before, a small number each, looked up by
+/// their hash without allocating: up to `capacity` names (records repeat the same few), each kept
+/// in `kept`; later ones are decided each time. A class, so that a look-up copies nothing; one per
+/// filter, so one per thread. Not generic: a generic class's metadata is made at its first use,
+/// on whatever thread meets it, which takes more stack than a 64 KiB thread has to spare.
+final class KnownNames {
+    static let capacity = 4096
     let kept = TokenArena()
     /// Open addressing over `entries`, linear probing; -1 marks an empty slot.
     @exclusivity(unchecked) private var slots = [Int32](repeating: -1, count: 2 * KnownNames.capacity)
-    @exclusivity(unchecked) private var entries: [(name: RecordToken, value: Value)] = []
+    @exclusivity(unchecked) private var entries: [(name: RecordToken, value: Int32)] = []
 
     var isFull: Bool { entries.count >= Self.capacity }
 
     /// What was decided for `token`'s name, if it was added.
-    func find(_ token: RecordToken) -> Value? {
+    func find(_ token: RecordToken) -> Int32? {
         var slot = Int(truncatingIfNeeded: token.hash) & (slots.count - 1)
         while slots[slot] >= 0 {
             let entry = entries[Int(slots[slot])]
@@ -161,7 +162,7 @@ final class KnownNames<Value> {
     }
 
     /// Remembers what was decided for `token`'s name, unless full.
-    func add(_ token: RecordToken, _ value: Value) {
+    func add(_ token: RecordToken, _ value: Int32) {
         guard !isFull else { return }
         var slot = Int(truncatingIfNeeded: token.hash) & (slots.count - 1)
         while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
@@ -169,13 +170,13 @@ final class KnownNames<Value> {
         entries.append((RecordToken(name: kept.keep(token.bytes), hash: token.hash, plain: token.flag), value))
     }
 
-    /// The value for `token`'s name, deciding it with `decide` the first time.
+    /// Whether `decides` holds for `token`'s name, asking it the first time only.
     @inline(__always)
-    func value(for token: RecordToken, _ decide: (RecordToken) -> Value) -> Value {
-        if let known = find(token) { return known }
-        let value = decide(token)
-        add(token, value)
-        return value
+    func holds(for token: RecordToken, _ decides: (RecordToken) -> Bool) -> Bool {
+        if let known = find(token) { return known != 0 }
+        let holds = decides(token)
+        add(token, holds ? 1 : 0)
+        return holds
     }
 }
 

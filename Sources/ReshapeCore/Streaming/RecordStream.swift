@@ -418,6 +418,8 @@ final class RecordStream {
     /// the record is traced on its own (see `SourceTracer`), inside the names of its envelope as
     /// the record's own document has them, and the place found is moved to the record's place in
     /// the input. Nil for a rule that ran on the whole document, or a value outside the record.
+    /// Out of line: it is not on the way of records, whose frames a 64 KiB thread counts.
+    @inline(never)
     private func source(of error: ReshapeError, in record: RecordSlice, runner: RecordRunner) -> ValueSource? {
         guard error.rule > 0, error.rule <= runner.route.streamed, !error.path.isEmpty, let scan = currentScan else { return nil }
         let value = UnsafeRawBufferPointer(rebasing: input.wholeRange[record.start..<record.end])
@@ -448,11 +450,14 @@ final class RecordStream {
         text.append(UInt8(ascii: runner.kind == .object ? "}" : "]"))
         for _ in runner.chain { text.append(UInt8(ascii: "}")) }
         let options: ApplyOptions = []
+        let rules = rules
         guard var source = text.withBytes({ (bytes) -> ValueSource? in
-            guard let tracer = try? SourceTracer(rules: rules, input: bytes, options: options),
-                (try? tracer.run(rules: error.rule - 1)) != nil
-            else { return nil }
-            return try? tracer.source(of: error.path)
+            TraceThread.run { () -> ValueSource? in
+                guard let tracer = try? SourceTracer(rules: rules, input: bytes, options: options),
+                    (try? tracer.run(rules: error.rule - 1)) != nil
+                else { return nil }
+                return try? tracer.source(of: error.path)
+            } ?? nil
         }) else { return nil }
         guard source.origin != .added else { return source }
         guard source.path.hasPrefix(recordPath.text) else { return nil }

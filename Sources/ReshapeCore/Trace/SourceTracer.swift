@@ -312,3 +312,47 @@ enum InputLocator {
         return (parser.index, nameOffset)
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A thread of its own for tracing. Tracing meets Swift's runtime for the first time on several
+/// types (their metadata is made on first use, which takes tens of KiB of stack), and runs after
+/// a failure, wherever the caller was: on a 64 KiB thread that may be more than is left. The
+/// trace runs on a thread with a stack of `stackBytes`, which the caller waits for.
+enum TraceThread {
+    static let stackBytes = 4 << 20
+
+    private final class Job {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    /// `body`'s result, run on a thread of its own; nil when the system gives no thread.
+    static func run<R>(_ body: () -> R) -> R? {
+        var result: R? = nil
+        withoutActuallyEscaping(body) { body in
+            let job = Job { result = body() }
+            var attributes = pthread_attr_t()
+            guard pthread_attr_init(&attributes) == 0 else { return }
+            defer { pthread_attr_destroy(&attributes) }
+            _ = pthread_attr_setstacksize(&attributes, stackBytes)
+            var thread = pthread_t()
+            let context = Unmanaged.passRetained(job).toOpaque()
+            let started = pthread_create(&thread, &attributes, { context in
+                guard let context else { return nil }
+                Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
+                return nil
+            }, context)
+            guard started == 0 else {
+                Unmanaged<Job>.fromOpaque(context).release()
+                return
+            }
+            pthread_join(thread, nil)
+        }
+        return result
+    }
+}

@@ -121,21 +121,28 @@ extension Rules {
     /// The sources of several values of the output, in the order of `paths`, from one trace.
     /// See ``source(of:in:options:)``.
     public func sources(of paths: [String], in input: [UInt8], options: ApplyOptions = []) throws(ReshapeError) -> [ValueSource] {
-        try input.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in
-            try options.validate()
-            guard !options.contains(.inputLines) else {
-                throw ReshapeError(.invalidArgument, "tracing takes one JSON document, not JSON Lines")
-            }
-            let tracer = try SourceTracer(rules: self, input: bytes, options: options)
-            try tracer.run(rules: operations.count)
-            var found: [ValueSource] = []
-            for path in paths { found.append(try tracer.source(of: path)) }
-            return found
+        try options.validate()
+        guard !options.contains(.inputLines) else {
+            throw ReshapeError(.invalidArgument, "tracing takes one JSON document, not JSON Lines")
         }
+        let traced = TraceThread.run {
+            input.withUnsafeBytes { bytes in
+                Result { () throws(ReshapeError) -> [ValueSource] in
+                    let tracer = try SourceTracer(rules: self, input: bytes, options: options)
+                    try tracer.run(rules: operations.count)
+                    var found: [ValueSource] = []
+                    for path in paths { found.append(try tracer.source(of: path)) }
+                    return found
+                }
+            }
+        }
+        guard let traced else { throw ReshapeError(.outOfMemory, "no thread to trace on") }
+        return try traced.get()
     }
 
     /// `error`, a failure of these rules on `input`; a rule's failure with the source of its
     /// value (``ReshapeError/source``), traced only then.
+    @inline(never)  // Out of the way of the reshaping it follows, whose frames a small stack counts.
     func traced(_ error: ReshapeError, in input: UnsafeRawBufferPointer, options: ApplyOptions) -> ReshapeError {
         guard error.code == .ruleFailed, error.source == nil else { return error }
         var traced = error
@@ -145,12 +152,15 @@ extension Rules {
 
     /// The source of the value a rule failed on, for an error of these rules on `input`: nil for
     /// other errors, or when the trace cannot be made within the limits.
+    @inline(never)
     func sourceOfFailure(_ error: ReshapeError, in input: UnsafeRawBufferPointer, options: ApplyOptions) -> ValueSource? {
-        guard error.code == .ruleFailed, error.rule > 0, !error.path.isEmpty, !options.contains(.inputLines),
-            let tracer = try? SourceTracer(rules: self, input: input, options: options),
-            (try? tracer.run(rules: error.rule - 1)) != nil
-        else { return nil }
-        return try? tracer.source(of: error.path)
+        guard error.code == .ruleFailed, error.rule > 0, !error.path.isEmpty, !options.contains(.inputLines) else { return nil }
+        return TraceThread.run { () -> ValueSource? in
+            guard let tracer = try? SourceTracer(rules: self, input: input, options: options),
+                (try? tracer.run(rules: error.rule - 1)) != nil
+            else { return nil }
+            return try? tracer.source(of: error.path)
+        } ?? nil
     }
 }
 
