@@ -281,6 +281,19 @@ import Testing
         }
     }
 
+    /// A value a rule moves away is not replaced by what the rule puts in its place: `wrap`'s new
+    /// root is added, and the old root is inside it, moved.
+    @Test func movesAreNotReplacements() throws {
+        let rules = try Rules(json: #"[{"op":"unwrap","path":"$.data.items"},{"op":"wrap","key":"list"},{"op":"default","path":"$.list[*]","key":"b","value":2}]"#)
+        let input = Array(#"{"data": {"items": [{"a": 1}, {"a": null}]}}"#.utf8)
+        #expect(try rules.sources(of: ["$", "$.list", "$.list[1].a", "$.list[1].b"], in: input).map(\.description) == [
+            "added by rule 2 (wrap)",
+            "$['data']['items'], line 1, column 20",
+            "$['data']['items'][1]['a'], line 1, column 37",
+            "added by rule 3 (default)",
+        ])
+    }
+
     @Test func pathsThatSelectNoOneValueAreRefused() throws {
         let rules = try Rules(json: #"[{"op":"wrap","key":"a"}]"#)
         for (path, message) in [

@@ -151,12 +151,19 @@ final class SourceTracer {
         newPlaces.reserveCapacity(places.count)
         newNodesAt.reserveCapacity(places.count)
         var pending: [(node: Node, place: Place)] = [(document.root, Place(parent: nil, step: .root))]
+        // Nodes met for the first time, parents before children: their origins are decided once
+        // the walk knows which nodes of before are still in the document (moved, not replaced).
+        var fresh: [(node: Node, place: Place)] = []
+        var freshNodes = Set<Node>()
         while let (found, place) = pending.popLast() {
             try document.charge(1)
             var node = found
             if isShared(node) { node = try ownNode(replacing: node, at: place) }
-            if origins[node] == nil {
-                origins[node] = origin(of: node, at: place, rule: rule)
+            if origins[node] == nil && freshNodes.contains(node) {
+                // Met twice in this walk (a scalar shared by a copy): one origin.
+            } else if origins[node] == nil {
+                fresh.append((node, place))
+                freshNodes.insert(node)
                 if rule == 0 { inputPlaces[node] = place }
                 held.append(Make.retain(node))
             } else if let before = places[node], case .name(let old) = before.step, case .name(let new) = place.step, old != new {
@@ -176,14 +183,18 @@ final class SourceTracer {
                 }
             }
         }
+        for (node, place) in fresh {
+            origins[node] = origin(of: node, at: place, rule: rule, stillThere: newPlaces)
+        }
         places = newPlaces
         nodesAt = newNodesAt
     }
 
     /// Where a node first met after rule `rule` comes from.
-    private func origin(of node: Node, at place: Place, rule: Int) -> Origin {
+    private func origin(of node: Node, at place: Place, rule: Int, stillThere: [Node: Place]) -> Origin {
         guard rule > 0 else { return Origin(kind: .input, inputNode: node) }
-        if let replaced = nodesAt[place], let before = origins[replaced] {
+        // What stood here before and is gone was replaced (what moved elsewhere was not: `wrap`).
+        if let replaced = nodesAt[place], stillThere[replaced] == nil, let before = origins[replaced] {
             // What stood here before: the first source of what it replaced.
             return Origin(kind: before.inputNode == nil ? .added : .replaced, inputNode: before.inputNode, rule: rule)
         }
