@@ -109,9 +109,10 @@ private struct BookEnvelopeEndpoint: Endpoint {
             Issue.record("expected .decoding, got \(String(describing: error))")
             return
         }
-        // The path is into the reshaped document: after unwrap, the book is the root.
+        // The path is into the reshaped document: after unwrap, the book is the root; the message
+        // ends with where the value was in the body.
         #expect(path == "$['id']")
-        #expect(message == #"expected Int, found a string"#)
+        #expect(message == #"expected Int, found a string (input: $['data']['id'], line 3, column 11)"#)
     }
 
     @Test func differentKeysWithARootAndContent() throws {
