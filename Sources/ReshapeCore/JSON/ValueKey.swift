@@ -70,17 +70,17 @@ enum ValueKey {
         }
     }
 
-    static func null(to key: inout [UInt8]) { key.append(UInt8(ascii: "n")) }
+    private static func null(to key: inout [UInt8]) { key.append(UInt8(ascii: "n")) }
 
-    static func bool(_ flag: Bool, to key: inout [UInt8]) { key.append(flag ? UInt8(ascii: "t") : UInt8(ascii: "f")) }
+    private static func bool(_ flag: Bool, to key: inout [UInt8]) { key.append(flag ? UInt8(ascii: "t") : UInt8(ascii: "f")) }
 
-    static func number(_ text: [UInt8], to key: inout [UInt8]) {
+    private static func number(_ text: [UInt8], to key: inout [UInt8]) {
         key.append(UInt8(ascii: "#"))
         key += text.withUnsafeBytes { NumberLiteral.valueKey(of: $0) }
         key.append(UInt8(ascii: ";"))
     }
 
-    static func text(_ bytes: UnsafeRawBufferPointer, to key: inout [UInt8]) {
+    private static func text(_ bytes: UnsafeRawBufferPointer, to key: inout [UInt8]) {
         key.append(UInt8(ascii: "s"))
         key += Array(String(bytes.count).utf8)
         key.append(UInt8(ascii: ":"))

@@ -69,9 +69,7 @@ extension Hoist {
                 let first = tokens[tokens.startIndex]
                 if first.kind == .null { return tokens }
                 guard first.kind == .objectStart else { return nil }
-                for found in ValueHolding.members(of: tokens) where member.names(tokens[found.name]) {
-                    return tokens[found.value]
-                }
+                if let value = member.value(in: tokens) { return tokens[value] }
                 switch onMissing {
                 case .error: return nil
                 case .null: return [RecordToken.null][...]

@@ -89,8 +89,9 @@ extension MapValues {
         insideRecords(&step, "maps the collection or its envelope")
     }
 
-    /// On a record's tokens, when no case is a container: a selected scalar is looked up by its
-    /// key (as `ValueKey` makes it for the tree) and passed on as its case's `to`; a selected
+    /// On a record's tokens, when no case is a container: a selected scalar equal to a case's
+    /// `from` (strings by their bytes, numbers by exact value, as `ValueKey` compares them for the
+    /// tree) is passed on as that case's `to`; a selected
     /// container is held, and passed on as it is (`onOther: "keep"`) or as `null`. A value no case
     /// matches with `onOther: "error"` takes the record's tree, which names it.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
@@ -103,18 +104,14 @@ extension MapValues {
             // The `to` values' tokens, made once per thread, their bytes kept by the filter.
             let kept = TokenArena()
             var targets: [[RecordToken]] = []
-            var targetsFrom: [RecordToken?] = []
-            for item in cases {
+            // Each case's `from`, one scalar token, with its case's position.
+            var scalarCases: [(Int, RecordToken)] = []
+            for (position, item) in cases.enumerated() {
                 guard let tokens = item.to.text.withUnsafeBytes({ RecordFilterChain.tokens(of: $0, keptIn: kept) }),
                     let from = item.fromText.withUnsafeBytes({ RecordFilterChain.tokens(of: $0, keptIn: kept) })
                 else { return GivingUp() }
                 targets.append(tokens)
-                targetsFrom.append(from.count == 1 ? from[0] : nil)
-            }
-            // Scalars are compared without building keys: strings by bytes, numbers by exact value.
-            let scalarCases = cases.enumerated().compactMap { (position, item) -> (Int, RecordToken)? in
-                guard let from = targetsFrom[position] else { return nil }
-                return (position, from)
+                if from.count == 1 { scalarCases.append((position, from[0])) }
             }
             return ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
                 _ = kept  // The targets' bytes live as long as the filter.

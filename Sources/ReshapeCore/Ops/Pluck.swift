@@ -89,14 +89,8 @@ extension Pluck {
                 var plucked: [RecordToken] = [.arrayStart]
                 for element in ValueHolding.elements(of: tokens) {
                     let start = tokens[element.lowerBound]
-                    var value: Range<Int>? = nil
-                    if start.kind == .objectStart {
-                        value = ValueHolding.members(of: tokens[element]).first {
-                            member.names(tokens[$0.name])
-                        }?.value
-                    } else if start.kind != .null {
-                        return nil
-                    }
+                    guard start.kind == .objectStart || start.kind == .null else { return nil }
+                    let value = start.kind == .objectStart ? member.value(in: tokens[element]) : nil
                     if let value {
                         plucked += tokens[value]
                         continue

@@ -140,4 +140,10 @@ struct TokenName: Sendable {
     func names(_ token: RecordToken) -> Bool {
         ValueHolding.isName(token, bytes, hash: hash)
     }
+
+    /// The range of this member's value in the held object `object` (it starts with `{`), if it
+    /// has the member.
+    func value(in object: ArraySlice<RecordToken>) -> Range<Int>? {
+        ValueHolding.members(of: object).first { names(object[$0.name]) }?.value
+    }
 }

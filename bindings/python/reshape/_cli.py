@@ -439,18 +439,14 @@ def _trace(arguments: Sequence[str]) -> int:
     except OSError as error:
         raise _Exit(2, f"io_error: cannot read input file '{source}': {os.strerror(error.errno or 0)}") from None
     try:
-        found = rules.trace(data, path, allow_duplicate_keys="--allow-duplicate-keys" in parsed.flags)
+        # The library's JSON object, printed as it is (--json) or its description.
+        found = rules._trace_json(data, path, "--allow-duplicate-keys" in parsed.flags)
     except ReshapeError as error:
         raise _failure(error) from None
     if "--json" in parsed.flags:
-        renames = [{"rule": rename.rule, "op": rename.op, "from": rename.from_name, "to": rename.to_name}
-                   for rename in found.renames]
-        shown_json = {"origin": found.origin, "path": found.path, "line": found.line, "column": found.column,
-                      "position": found.position, "rule": found.rule, "op": found.op, "renames": renames,
-                      "description": found.description}
-        sys.stdout.write(json.dumps(shown_json, ensure_ascii=False, separators=(",", ":")) + "\n")
+        sys.stdout.write(found.decode("utf-8") + "\n")
     else:
-        sys.stdout.write(found.description + "\n")
+        sys.stdout.write(json.loads(found)["description"] + "\n")
     return 0
 
 

@@ -88,22 +88,22 @@ def _error(status: int, error: "_native.Error", doc: Any = "", files: "Optional[
 
 
 def _source_of(error: "_native.Error") -> Optional[Source]:
-    """The error's source_* fields as a Source (renames are not carried there), or None."""
+    """The error's source_* fields as a Source, or None. Renames are not carried there; the
+    description is the library's, from the end of the message (`... (input: DESCRIPTION)`), which
+    has it whenever the rules moved, renamed or made the value; else the value is the input's at the
+    error's own path."""
     origin = ORIGINS.get(error.source_origin)
     if origin is None:
         return None
     path = error.source_path.decode("utf-8", "replace")
-    op = error.source_op.decode("utf-8", "replace")
-    place = f"{path}, line {error.source_line}, column {error.source_column}"
-    description = {
-        "input": place,
-        "replaced": f"{place}, replaced by rule {error.source_rule} ({op})",
-        "added": f"added by rule {error.source_rule} ({op})",
-        "memberName": f"the member name of {place}, by rule {error.source_rule} ({op})",
-        "rebuilt": f"{place}, rebuilt by rule {error.source_rule} ({op})",
-    }[origin]
-    return Source(origin, path, error.source_line, error.source_column, error.source_position, error.source_rule, op, (),
-                  description)
+    message = error.message.decode("utf-8", "replace")
+    start = message.rfind(" (input: ")
+    if start >= 0 and message.endswith(")"):
+        description = message[start + len(" (input: "):-1]
+    else:
+        description = f"{path}, line {error.source_line}, column {error.source_column}"
+    return Source(origin, path, error.source_line, error.source_column, error.source_position, error.source_rule,
+                  error.source_op.decode("utf-8", "replace"), (), description)
 
 
 _IO_SIDES = {_native.RESHAPE_IO_INPUT: "input", _native.RESHAPE_IO_OUTPUT: "output"}
@@ -653,6 +653,10 @@ class Rules:
         >>> rules.trace('{"-Nx1": {"first_name": "Ada"}}', "$[0].id").origin
         'memberName'
         """
+        return Source.from_json(self._trace_json(data, path, allow_duplicate_keys))
+
+    def _trace_json(self, data: Data, path: str, allow_duplicate_keys: bool) -> bytes:
+        """reshape_trace's JSON object, as the library writes it (``python -m reshape trace --json``)."""
         flags = _flags(pretty=False, allow_duplicate_keys=allow_duplicate_keys)
         with borrowed(data) as (address, length):
             handle = self._acquire()
@@ -662,7 +666,7 @@ class Rules:
                 self._release()
         if status != 0 or output is None:
             raise _error(status, error, data)
-        return Source.from_json(output)
+        return output
 
     def apply_loads(self, data: Data, *, parse_float: Optional[Callable[[str], Any]] = None,
                     allow_duplicate_keys: bool = False, input_lines: bool = False, output_lines: bool = False,
