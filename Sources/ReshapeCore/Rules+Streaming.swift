@@ -4,10 +4,22 @@
 /// which the whole tree names again where the input can be read again (in memory, a regular file).
 extension Rules {
     /// Reshapes `input` into `sink` with `settings` (threads, progress); `tryingText: false` when
-    /// the caller tried the text route already.
+    /// the caller tried the text route already. A rule's failure gets the source of its value
+    /// (`ReshapeError.source`), traced from `input` once it happened.
     func reshape(
         _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink,
         tryingText: Bool = true
+    ) throws(ReshapeError) {
+        do throws(ReshapeError) {
+            try reshapeUntraced(input, options: options, settings: settings, into: sink, tryingText: tryingText)
+        } catch {
+            throw traced(error, in: input, options: options)
+        }
+    }
+
+    private func reshapeUntraced(
+        _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink,
+        tryingText: Bool
     ) throws(ReshapeError) {
         try options.validate()
         if options.contains(.inputLines) {

@@ -88,11 +88,7 @@ public struct Rules: Sendable {
         to input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings
     ) throws(ReshapeError) -> [UInt8] {
         let sink = BufferSink(capacity: input.count.addingClamped(input.count / 8 + 64))
-        do {
-            try reshape(input, options: options, settings: settings, into: sink)
-        } catch {
-            throw traced(error, in: input, options: options)
-        }
+        try reshape(input, options: options, settings: settings, into: sink)
         _ = settings.progress?(input.count, input.count)  // The end: too late to cancel.
         return sink.buffer.toArray()
     }
@@ -125,11 +121,7 @@ public struct Rules: Sendable {
             return buffer.take()
         }
         let sink = BufferSink(buffer: buffer)
-        do {
-            try reshape(input, options: options, settings: settings, into: sink, tryingText: false)
-        } catch {
-            throw traced(error, in: input, options: options)
-        }
+        try reshape(input, options: options, settings: settings, into: sink, tryingText: false)
         return sink.takeBuffer().take()
     }
 
@@ -232,14 +224,10 @@ extension Rules {
         to input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings = StreamSettings(),
         writingTo write: (UnsafeRawBufferPointer) -> Int32
     ) throws(ReshapeError) {
-        do {
-            try withoutActuallyEscaping(write) { (write) throws(ReshapeError) in
-                let sink = CallbackSink(write)
-                try reshape(input, options: options, settings: settings, into: sink)
-                try sink.flush()
-            }
-        } catch {
-            throw traced(error, in: input, options: options)
+        try withoutActuallyEscaping(write) { (write) throws(ReshapeError) in
+            let sink = CallbackSink(write)
+            try reshape(input, options: options, settings: settings, into: sink)
+            try sink.flush()
         }
         _ = settings.progress?(input.count, input.count)  // The end: too late to cancel.
     }

@@ -835,6 +835,22 @@ import Testing
         }
     }
 
+    /// A small document from a pipe is read whole before the rules run: a rule's failure on it is
+    /// traced from that text, as from memory.
+    @Test func aSmallDocumentFromAPipeIsTraced() throws {
+        let rules = try Rules(json: #"[{"op":"unwrap","path":"$.data"},{"op":"keyedToArray"}]"#)
+        let input = Array(#"{"data": {"u0": {}, "u1": "str"}}"#.utf8)
+        let read = try Self.throughPipe(input) { (source, output) throws(ReshapeError) in
+            try rules.apply(fromDescriptor: source, toDescriptor: output)
+        }
+        guard case .failure(let error) = read else {
+            Issue.record("expected keyedToArray to fail")
+            return
+        }
+        #expect(error.path == "$['u1']" && error.source?.path == "$['data']['u1']", "\(error)")
+        #expect(error.description.hasSuffix("(input: $['data']['u1'], line 1, column 27)"))
+    }
+
     /// A container no rule's filter looks into is copied from the text by the writer (as the
     /// fused pass copies a record), not token by token: written canonically (white space,
     /// escapes, numbers), with its duplicate names found, its depth counted, and nothing else
