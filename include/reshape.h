@@ -611,12 +611,44 @@ reshape_status reshape_trace(const reshape_rules *rules, const char *input, size
                              const char *path, char **out, size_t *out_len, reshape_error *err);
 
 /* ==========================================================================================
+ * Rules and types from sample responses
+ * ========================================================================================== */
+
+/*
+ * Proposes a rules document, and Swift and Python types for its output, from sample responses
+ * of one endpoint (`reshape infer`; docs/infer.md tells how each place is decided).
+ *
+ * samples: UTF-8 JSON text of samples_len bytes: an array whose elements are the samples. Must
+ *   not be NULL.
+ * options: NULL for every default, or a NUL-terminated JSON object with any of "keys"
+ *   ("camelCase", "snake_case", "kebab-case" or "keep"), "idKey" (default "id"), "name" (the
+ *   member a collection at the root goes under, default "items"), "root" (the root type's
+ *   name, default "Root"), "unwrap" (a boolean), "map" and "object" (arrays of paths decided
+ *   by hand).
+ * out: receives a JSON object, NUL-terminated, with these members in this order: "rules" (the
+ *   rules document), "reasons" (an array of objects "rule", "op", "reason", one per rule),
+ *   "swift" and "python" (the source of each file). Untouched on failure. Must not be NULL.
+ * out_len: receives its length in bytes, without the NUL. May be NULL.
+ * err: may be NULL.
+ *
+ * Returns RESHAPE_OK; RESHAPE_INVALID_JSON for samples that are not JSON;
+ * RESHAPE_INVALID_ARGUMENT for samples that are not an array or are none, options that are not
+ * as above, a "map" or "object" path that is not one or selects nothing, or a root that is not
+ * a type name; the error of the proposed rules on a sample if they fail on one.
+ *
+ * Ownership: the caller owns *out and frees it with reshape_free().
+ * Thread safety: safe to call from any thread; calls share nothing.
+ */
+reshape_status reshape_infer(const char *samples, size_t samples_len, const char *options, char **out,
+                             size_t *out_len, reshape_error *err);
+
+/* ==========================================================================================
  * Memory
  * ========================================================================================== */
 
 /*
- * Frees a buffer returned by reshape_apply(), reshape_rules_plan() or reshape_trace(). NULL is a
- * no-op.
+ * Frees a buffer returned by reshape_apply(), reshape_rules_plan(), reshape_trace() or
+ * reshape_infer(). NULL is a no-op.
  *
  * Ownership: buffer must come from one of them and must not be used afterwards; never pass
  * it to free(), and never pass other memory here.

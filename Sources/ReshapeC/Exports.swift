@@ -225,3 +225,60 @@ public func reshapeApplyWith(
 public func reshapeFree(_ buffer: UnsafeMutablePointer<CChar>?) {
     buffer?.deallocate()
 }
+
+@_cdecl("reshape_infer")
+public func reshapeInfer(
+    _ samples: UnsafePointer<CChar>?, _ samplesLength: size_t, _ options: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<size_t>?,
+    _ err: UnsafeMutablePointer<reshape_error>?
+) -> reshape_status {
+    do throws(ReshapeError) {
+        guard let samples else { throw ReshapeError(.invalidArgument, "samples must not be NULL") }
+        guard let out else { throw ReshapeError(.invalidArgument, "out must not be NULL") }
+        let text = UnsafeRawBufferPointer(start: samples, count: samplesLength)
+        guard case .array(let list) = try JSONValue(json: text) else {
+            throw ReshapeError(.invalidArgument, "samples must be a JSON array of sample documents")
+        }
+        var settings = InferenceOptions()
+        var root = "Root"
+        if let options {
+            guard case .object(let object) = try JSONValue(json: String(cString: options)) else {
+                throw ReshapeError(.invalidArgument, "options must be a JSON object")
+            }
+            for member in object.members {
+                switch (member.key, member.value) {
+                case ("keys", .string(let keys)):
+                    guard let value = InferenceOptions.Keys(rawValue: keys) else {
+                        throw ReshapeError(.invalidArgument, "options.keys must be camelCase, snake_case, kebab-case or keep")
+                    }
+                    settings.keys = value
+                case ("idKey", .string(let name)): settings.idKey = name
+                case ("name", .string(let name)): settings.name = name
+                case ("root", .string(let name)): root = name
+                case ("unwrap", .bool(let unwrap)): settings.unwrap = unwrap
+                case ("map", .array(let paths)), ("object", .array(let paths)):
+                    let texts = paths.compactMap(\.stringValue)
+                    guard texts.count == paths.count else { throw ReshapeError(.invalidArgument, "options.\(member.key) must be an array of paths") }
+                    if member.key == "map" { settings.maps = texts } else { settings.objects = texts }
+                default:
+                    throw ReshapeError(.invalidArgument, "options has no member \(member.key) of that type (keys, idKey, name, root, unwrap, map, object)")
+                }
+            }
+        }
+        let inference = try Inference.infer(list.elements, options: settings)
+        var result = JSONObject()
+        result["rules"] = inference.rules
+        result["reasons"] = .array(inference.reasons.map(\.json))
+        result["swift"] = .string(try inference.swift(root: root))
+        result["python"] = .string(try inference.python(root: root))
+        let json = try JSONValue.object(result).json()
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: json.count + 1)
+        buffer.initialize(from: json, count: json.count)
+        buffer[json.count] = 0
+        out.pointee = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: CChar.self)
+        outLength?.pointee = json.count
+        return succeed(err)
+    } catch {
+        return report(error, to: err)
+    }
+}

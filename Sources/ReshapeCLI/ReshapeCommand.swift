@@ -52,7 +52,7 @@ struct ReshapeCommand: ParsableCommand {
                 expected an object, found a string
             """,
         version: ReshapeVersion.string,
-        subcommands: [ApplyCommand.self, CheckCommand.self, TraceCommand.self],
+        subcommands: [ApplyCommand.self, CheckCommand.self, TraceCommand.self, InferCommand.self],
         defaultSubcommand: ApplyCommand.self
     )
 

@@ -672,6 +672,40 @@ static void test_trace(void) {
     reshape_rules_free(rules);
 }
 
+/* reshape_infer: rules, reasons and types from samples; bad arguments are errors, *out untouched. */
+static void test_infer(void) {
+    const char *samples = "[{\"-NxA1b2C3d4E5f6G7h8I\": {\"first_name\": \"Ada\", \"plan\": \"\"},"
+                          " \"-NxB9z8Y7x6W5v4U3t2S\": {\"first_name\": \"Grace\", \"plan\": \"pro\"}}]";
+    reshape_error err;
+    char *out = NULL;
+    size_t out_len = 0;
+    reshape_status status = reshape_infer(samples, strlen(samples), "{\"root\": \"Users\", \"name\": \"users\"}", &out, &out_len, &err);
+    const char *rules = "{\"rules\":[{\"op\":\"keyedToArray\",\"idKey\":\"id\",\"wrapIn\":\"users\"},"
+                        "{\"op\":\"blankStringToNull\",\"path\":\"$.users[*].plan\"},{\"op\":\"convertKeys\",\"to\":\"camelCase\"}],"
+                        "\"reasons\":[{\"rule\":1,\"op\":\"keyedToArray\",\"reason\":\"$ is a keyed collection: 2 members over 1 object, "
+                        "all objects of one shape, names are Firebase keys (score 0.80)\"},";
+    CHECK(status == RESHAPE_OK && out && strncmp(out, rules, strlen(rules)) == 0 && out_len == strlen(out), "infer: %s",
+          out ? out : err.message);
+    CHECK(out && strstr(out, "struct Users: PayloadTransformable, Encodable {") != NULL &&
+              strstr(out, "\\n\\nclass Users(TypedDict):\\n    users: list[User]\\n") != NULL,
+          "types: %s", out ? out : "");
+    reshape_free(out);
+    out = NULL;
+    CHECK(reshape_infer("{}", 2, NULL, &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT && out == NULL &&
+              strcmp(err.message, "invalid_argument: samples must be a JSON array of sample documents") == 0,
+          "not an array: %s", err.message);
+    CHECK(reshape_infer("[]", 2, NULL, &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT && out == NULL, "no sample");
+    CHECK(reshape_infer("[1,", 3, NULL, &out, &out_len, &err) == RESHAPE_INVALID_JSON && out == NULL, "invalid JSON");
+    CHECK(reshape_infer(samples, strlen(samples), "{\"keys\": \"UPPER\"}", &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT &&
+              out == NULL,
+          "bad keys");
+    CHECK(reshape_infer(samples, strlen(samples), "{\"map\": [\"$.nowhere\"]}", &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT &&
+              strcmp(err.message, "invalid_argument: --map \"$.nowhere\" selects no object or array in the samples") == 0,
+          "unused override: %s", err.message);
+    CHECK(reshape_infer(NULL, 0, NULL, &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT, "NULL samples");
+    CHECK(reshape_infer(samples, strlen(samples), NULL, NULL, &out_len, &err) == RESHAPE_INVALID_ARGUMENT, "NULL out");
+}
+
 /* A path longer than the 512-byte field is cut at a character boundary and ends with "...". */
 static void test_truncation(void) {
     reshape_rules *rules = compile("[{\"op\": \"keyedToArray\", \"path\": \"$..*\"}]");
@@ -794,6 +828,7 @@ int main(void) {
     test_rules_ops();
     test_rules_plan();
     test_trace();
+    test_infer();
     test_truncation();
     return test_exit_status("test_api");
 }

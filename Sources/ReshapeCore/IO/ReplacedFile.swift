@@ -226,3 +226,20 @@ final class ReplacedFile {
         .writeFailure(path, errno: code)
     }
 }
+
+/// Writes `bytes` as the whole of the file at `path`, replaced only once all of them are written
+/// (`ReplacedFile`): for the CLI's outputs that are not a reshaped document (`reshape infer`'s
+/// rules and types).
+/// - Throws: `io_error` with the system's words and `errno`.
+package func replaceFile(at path: String, with bytes: [UInt8]) throws(ReshapeError) {
+    let output = try ReplacedFile(path: path)
+    do throws(ReshapeError) {
+        let sink = DescriptorSink(descriptor: output.descriptor, name: path, rewritable: true, writeBehind: false)
+        try sink.write(bytes)
+        try sink.flush()
+        try output.commit(path: path)
+    } catch {
+        output.abandon()
+        throw error
+    }
+}
