@@ -77,7 +77,10 @@ struct InferCommand: ParsableCommand {
             do {
                 values.append(try JSONValue(json: bytes))
             } catch {
-                throw CLIFailure(ReshapeError(error.code, "\(sample): \(error.message)", line: error.line, column: error.column, position: error.position))
+                throw CLIFailure(
+                    ReshapeError(
+                        error.code, "\(sample): \(error.message)", path: error.path, line: error.line, column: error.column,
+                        position: error.position))
             }
         }
         let stem = Self.stem(of: samples[0])

@@ -14,6 +14,7 @@ struct ReshapeCommand: ParsableCommand {
                     [--jobs N] [--progress|--no-progress] [--input-lines] [--output-lines] [--skip-invalid-lines]
             reshape check RULES.json
             reshape trace --rules RULES.json INPUT PATH [--json]
+            reshape infer SAMPLE.json... [-o RULES.json] [--swift FILE] [--python FILE]
             """,
         discussion: """
             Applies the rules (see docs/rules.md) to INPUT, or to standard input when
@@ -40,6 +41,9 @@ struct ReshapeCommand: ParsableCommand {
 
               Find where a value of the output was in the input:
                 reshape trace --rules rules.json users.json "\\$[3]['age']"
+
+              Propose rules and Swift types from a sample response:
+                reshape infer users.json -o rules.json --swift Users.swift
 
             EXIT STATUS:
               0  success

@@ -22,6 +22,7 @@ from ._errors import (
     RuleFailed,
 )
 from ._buffers import Data
+from ._infer import Inference, Reason, infer
 from ._limits import Limits
 from ._native import LibraryNotFound, library_version
 from ._rules import FileArgument, ProgressCallback, Rules, RulesSpec, SkipCallback, apply
@@ -31,8 +32,8 @@ from . import ops
 
 # The public classes and functions are reshape's: help(), reprs and tracebacks name them
 # reshape.Rules, reshape.RuleFailed... (pickles find them there too), wherever they are defined.
-for _public in (Cancelled, InternalError, InvalidArgument, InvalidJSON, InvalidRules, IOFailed, LibraryNotFound,
-                LimitExceeded, Limits, OutOfMemory, Rename, ReshapeError, RuleFailed, Rules, Source, apply,
+for _public in (Cancelled, Inference, InternalError, InvalidArgument, InvalidJSON, InvalidRules, IOFailed, LibraryNotFound,
+                LimitExceeded, Reason, infer, Limits, OutOfMemory, Rename, ReshapeError, RuleFailed, Rules, Source, apply,
                 library_version):
     _public.__module__ = __name__
 del _public
@@ -41,6 +42,7 @@ __all__ = [
     "Cancelled",
     "Data",
     "FileArgument",
+    "Inference",
     "InternalError",
     "InvalidArgument",
     "InvalidJSON",
@@ -51,6 +53,7 @@ __all__ = [
     "Limits",
     "OutOfMemory",
     "ProgressCallback",
+    "Reason",
     "Rename",
     "ReshapeError",
     "RuleFailed",
@@ -58,6 +61,7 @@ __all__ = [
     "RulesSpec",
     "SkipCallback",
     "Source",
+    "infer",
     "__version__",
     "apply",
     "library_version",

@@ -20,6 +20,7 @@ file.
 
 import json
 import os
+import re
 import stat
 import sys
 import time
@@ -27,6 +28,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import _version
 from ._errors import ReshapeError
+from ._infer import infer
 from ._rules import Rules
 
 ROOT_HELP = r"""OVERVIEW: Reshape JSON from quirky APIs with a rules document.
@@ -56,6 +58,9 @@ EXAMPLES:
   Find where a value of the output was in the input:
     reshape trace --rules rules.json users.json "\$[3]['age']"
 
+  Propose rules and Swift types from a sample response:
+    reshape infer users.json -o rules.json --swift Users.swift
+
 EXIT STATUS:
   0  success
   1  the input could not be reshaped (invalid JSON, a rule failed, a limit
@@ -70,6 +75,7 @@ USAGE: reshape --rules RULES.json [INPUT|-] [--output FILE] [--pretty] [--allow-
                [--jobs N] [--progress|--no-progress] [--input-lines] [--output-lines] [--skip-invalid-lines]
        reshape check RULES.json
        reshape trace --rules RULES.json INPUT PATH [--json]
+       reshape infer SAMPLE.json... [-o RULES.json] [--swift FILE] [--python FILE]
 
 OPTIONS:
   --version               Show the version.
@@ -81,6 +87,8 @@ SUBCOMMANDS:
                           run per record.
   trace                   Say where a value of the output was in the input, or
                           which rule made it.
+  infer                   Propose rules, and Swift or Python types, from sample
+                          responses.
 
   See 'reshape help <subcommand>' for detailed help.
 """
@@ -160,6 +168,51 @@ OPTIONS:
 
 """
 
+INFER_HELP = r"""OVERVIEW: Propose rules, and Swift or Python types, from sample responses.
+
+Looks at every sample (responses of one endpoint) and prints a rules
+document that turns them into clean, regular JSON: keyed collections
+become arrays of records, {} and "" placeholders become null, numbers
+and booleans sent as strings become numbers and booleans, and names
+follow --keys. Standard error says, one line per rule, why it was
+proposed (--json: as one JSON array). docs/infer.md tells how each
+place is decided.
+
+EXAMPLE:
+  reshape infer users.json --swift Users.swift -o rules.json
+  rule 1 (keyedToArray): $ is a keyed collection: ...
+
+USAGE: reshape infer <SAMPLE> ... [--output <FILE>] [--keys <CASE>] [--id-key <NAME>] [--name <NAME>] [--map <PATH> ...] [--object <PATH> ...] [--unwrap] [--json] [--swift <FILE>] [--python <FILE>] [--root <NAME>]
+
+ARGUMENTS:
+  <SAMPLE>                Sample responses (JSON); '-' reads standard input.
+
+OPTIONS:
+  -o, --output <FILE>     Write the rules document to FILE instead of standard
+                          output.
+  --keys <CASE>           Member names of the output: camelCase, snake_case,
+                          kebab-case or keep. (default: camelCase)
+  --id-key <NAME>         The member that receives each record's key. (default:
+                          id)
+  --name <NAME>           The member a collection at the root goes under
+                          (default: the first sample's file name).
+  --map <PATH>            A place that is a keyed collection, whatever its
+                          score (repeatable).
+  --object <PATH>         A place that is an object with fields, whatever its
+                          score (repeatable).
+  --unwrap                Unwrap an envelope (data, result, items...) instead
+                          of keeping it.
+  --json                  Print the reasons as one JSON array.
+  --swift <FILE>          Write Codable structs for the output, the rules on
+                          the root type.
+  --python <FILE>         Write TypedDicts for the output.
+  --root <NAME>           The root type's name (default: from the first
+                          sample's file name).
+  --version               Show the version.
+  -h, --help              Show help information.
+
+"""
+
 #: Exit status 2: the command was used wrongly (usage, rules, files); 1: the input failed.
 _USAGE_CODES = ("invalid_rules", "invalid_argument", "io_error")
 
@@ -184,6 +237,22 @@ _TRACE_OPTIONS: List[Tuple[str, Optional[str], Optional[str]]] = [
     ("--rules", None, "RULES.json"),
     ("--json", None, None),
     ("--allow-duplicate-keys", None, None),
+    ("--version", None, None),
+    ("--help", "-h", None),
+]
+
+_INFER_OPTIONS: List[Tuple[str, Optional[str], Optional[str]]] = [
+    ("--output", "-o", "FILE"),
+    ("--keys", None, "CASE"),
+    ("--id-key", None, "NAME"),
+    ("--name", None, "NAME"),
+    ("--map", None, "PATH"),
+    ("--object", None, "PATH"),
+    ("--unwrap", None, None),
+    ("--json", None, None),
+    ("--swift", None, "FILE"),
+    ("--python", None, "FILE"),
+    ("--root", None, "NAME"),
     ("--version", None, None),
     ("--help", "-h", None),
 ]
@@ -234,6 +303,7 @@ class _Parsed:
 
     def __init__(self) -> None:
         self.values: Dict[str, str] = {}
+        self.repeated: Dict[str, List[str]] = {}  # every value of each option, in order
         self.flags: List[str] = []
         self.positionals: List[str] = []
         self.value_error: Optional[str] = None  # a missing or invalid value: reported first
@@ -281,6 +351,7 @@ def _parse(arguments: Sequence[str], options: Sequence[Tuple[str, Optional[str],
                 parsed.value_error = f"The value '{value}' is invalid for '{written} <{value_name}>'"
             continue
         parsed.values[name] = value
+        parsed.repeated.setdefault(name, []).append(value)
     return parsed
 
 
@@ -450,18 +521,128 @@ def _trace(arguments: Sequence[str]) -> int:
     return 0
 
 
+def _stem(path: str) -> Optional[str]:
+    """`users` for `path/users.json`; None for standard input or a name with no letter."""
+    if path == "-":
+        return None
+    stem = path.split("/")[-1].split(".")[0] if path.split("/")[-1].split(".")[0] else path.split("/")[-1]
+    return stem if any(character.isalpha() for character in stem) else None
+
+
+def _type_name(stem: str) -> str:
+    """`Users` for `users`, `BookList` for `book_list`, as the CLI names a root type."""
+    name, upper = "", True
+    for character in stem:
+        if not (character.isascii() and character.isalnum()):
+            upper = True
+            continue
+        name += character.upper() if upper else character
+        upper = False
+    if name[:1].isdigit():
+        name = "Root" + name
+    return name or "Root"
+
+
+def _replace_file(path: str, text: str) -> None:
+    """Writes `text` as the whole file at `path`, replaced only once all of it is written (as the
+    CLI does); a device or a pipe is written as it is."""
+    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(text)
+        return
+    temporary = f"{path}.reshape-{os.getpid()}.tmp"
+    try:
+        with open(temporary, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def _infer(arguments: Sequence[str]) -> int:
+    shown = _help_or_version(arguments, INFER_HELP)
+    if shown is not None:
+        sys.stdout.write(shown)
+        return 0
+    parsed = _parse(arguments, _INFER_OPTIONS)
+    if parsed.value_error:
+        raise _usage(parsed.value_error)
+    if not parsed.positionals:
+        raise _usage("Missing expected argument '<SAMPLE> ...'")
+    if parsed.unknown:
+        raise _usage(parsed.unknown)
+    keys = parsed.values.get("--keys", "camelCase")
+    if keys not in ("camelCase", "snake_case", "kebab-case", "keep"):
+        raise _Exit(2, f"invalid_argument: --keys must be camelCase, snake_case, kebab-case or keep, not '{keys}'")
+    if parsed.positionals.count("-") > 1:
+        raise _Exit(2, "invalid_argument: standard input can be read once: give '-' as one sample only")
+    samples = []
+    for source in parsed.positionals:
+        try:
+            if source == "-":
+                data = sys.stdin.buffer.read()
+            else:
+                with open(source, "rb") as file:
+                    data = file.read()
+        except OSError as error:
+            raise _Exit(2, f"io_error: cannot read input file '{source}': {os.strerror(error.errno or 0)}") from None
+        try:
+            Rules([]).apply(data)  # each sample read alone, so that an error names it
+        except ReshapeError as error:
+            # The library's line with the sample's name before its message, as the CLI writes it.
+            where = re.match(r"^(.*?column \d+: |\w+: )(.*)$", error.message, re.DOTALL)
+            head, rest = (where.group(1), where.group(2)) if where else ("", error.message)
+            raise _Exit(2 if error.code in _USAGE_CODES else 1, f"{head}{source}: {rest}") from None
+        samples.append(data)
+    stem = _stem(parsed.positionals[0])
+    name = parsed.values.get("--name")
+    if name is None:
+        name = stem if stem and all(c.isascii() and (c.isalnum() or c in "_-") for c in stem) else "items"
+    root = parsed.values.get("--root") or (_type_name(stem) if stem else "Root")
+    try:
+        found = infer(samples, keys=keys, id_key=parsed.values.get("--id-key", "id"), name=name,
+                      maps=parsed.repeated.get("--map", []), objects=parsed.repeated.get("--object", []),
+                      unwrap="--unwrap" in parsed.flags)
+        swift = found.swift(root=root) if "--swift" in parsed.values else None
+        python = found.python(root=root) if "--python" in parsed.values else None
+    except ReshapeError as error:
+        raise _failure(error) from None
+    document = json.dumps(found.rules, indent=2, ensure_ascii=False) + "\n"
+    outputs = [(parsed.values.get("--swift"), swift), (parsed.values.get("--python"), python),
+               (parsed.values.get("--output"), document)]
+    for path, text in outputs:
+        if path is not None and text is not None:
+            try:
+                _replace_file(path, text)
+            except OSError as error:
+                raise _Exit(2, f"io_error: cannot write output file '{path}': {os.strerror(error.errno or 0)}") from None
+    if "--output" not in parsed.values:
+        sys.stdout.write(document)
+    if "--json" in parsed.flags:
+        reasons = [{"rule": reason.rule, "op": reason.op, "reason": reason.text} for reason in found.reasons]
+        sys.stderr.write(json.dumps(reasons, separators=(",", ":"), ensure_ascii=False) + "\n")
+    else:
+        for reason in found.reasons:
+            sys.stderr.write(f"{reason}\n")
+    return 0
+
+
 def _run(arguments: Sequence[str]) -> int:
     if list(arguments) in (["-h"], ["--help"]):
         sys.stdout.write(ROOT_HELP)
         return 0
     if arguments and arguments[0] == "help":
         topic = arguments[1] if len(arguments) > 1 else None
-        sys.stdout.write({"apply": APPLY_HELP, "check": CHECK_HELP, "trace": TRACE_HELP}.get(topic or "", ROOT_HELP))
+        sys.stdout.write({"apply": APPLY_HELP, "check": CHECK_HELP, "trace": TRACE_HELP, "infer": INFER_HELP}.get(
+            topic or "", ROOT_HELP))
         return 0
     if arguments and arguments[0] == "check":
         return _check(arguments[1:])
     if arguments and arguments[0] == "trace":
         return _trace(arguments[1:])
+    if arguments and arguments[0] == "infer":
+        return _infer(arguments[1:])
     if arguments and arguments[0] == "apply":
         return _apply(arguments[1:])
     return _apply(arguments)

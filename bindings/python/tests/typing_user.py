@@ -18,6 +18,7 @@ from reshape import (
     Cancelled,
     Data,
     FileArgument,
+    Inference,
     InternalError,
     InvalidArgument,
     InvalidJSON,
@@ -28,6 +29,7 @@ from reshape import (
     Limits,
     OutOfMemory,
     ProgressCallback,
+    Reason,
     Rename,
     ReshapeError,
     RuleFailed,
@@ -37,6 +39,7 @@ from reshape import (
     Source,
     __version__,
     apply,
+    infer,
     library_version,
 )
 
@@ -120,6 +123,12 @@ def reshape_everything(folder: Path) -> List[object]:
                  RuleFailed):
         status: int = kind.status
         seen.append(status)
+    found: Inference = infer(['{"-NxA1b2C3d4E5f6G7h8I": {"first_name": "Ada"}}'], keys="camelCase", id_key="uid",
+                             name="users", maps=[], objects=[], unwrap=False)
+    first: Reason = found.reasons[0]
+    proposed: List[Dict[str, Any]] = found.rules
+    sources: List[str] = [found.swift(root="Users"), found.python(root="Users")]
+    seen += [first.rule, first.op, first.text, proposed, sources]
     missing: Optional[type] = LibraryNotFound
     seen += [errors, missing]
     return seen

@@ -1,0 +1,209 @@
+"""reshape.infer on samples of real APIs (written from their public docs, shared with the Swift
+suite): the rules and the Python types proposed from one sample type that sample and a second,
+different one of the same API, reshaped by those rules, as `mypy --strict` and a check of every
+value at run time both say; and the same answers come from the library, `python -m reshape infer`
+and the `reshape` CLI."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any, Dict, List, Sequence, Tuple
+
+import pytest
+
+import reshape
+from conftest import REPOSITORY
+
+SWIFT_CLI = Path(os.environ.get("RESHAPE_CLI") or REPOSITORY / ".build" / "release" / "reshape")
+
+# (first sample, second sample, root type, options): the Swift suite's cases (InferTests.swift).
+CASES: List[Tuple[str, str, str, Dict[str, Any]]] = [
+    ("examples/firebase-users/users.json", "Tests/InferSamples/firebase-users.json", "Users", {"name": "users"}),
+    ("Tests/Fixtures/api-firebase-export/input.json", "Tests/InferSamples/firebase-export.json", "FirebaseExport", {}),
+    ("Tests/Fixtures/api-github-issues/input.json", "Tests/InferSamples/github-issues.json", "Issues",
+     {"objects": ["$[*].user"]}),
+    ("Tests/Fixtures/api-hacker-news-items/input.json", "Tests/InferSamples/hacker-news-items.json", "Items", {}),
+    ("Tests/Fixtures/api-json-api-document/input.json", "Tests/InferSamples/json-api-document.json", "Articles", {}),
+    ("Tests/Fixtures/api-reddit-listing/input.json", "Tests/InferSamples/reddit-listing.json", "Listing", {"unwrap": True}),
+    ("Tests/Fixtures/api-stripe-list/input.json", "Tests/InferSamples/stripe-list.json", "Customers",
+     {"maps": ["$.data[*].metadata"]}),
+    ("Tests/Fixtures/api-wordpress-posts/input.json", "Tests/InferSamples/wordpress-posts.json", "Posts",
+     {"keys": "snake_case"}),
+]
+
+
+def _infer(case: Tuple[str, str, str, Dict[str, Any]]) -> reshape.Inference:
+    first, _, _, options = case
+    return reshape.infer([(REPOSITORY / first).read_bytes()], **options)
+
+
+def _conforms(value: Any, annotation: Any, path: str) -> None:
+    """Asserts that `value` is what `annotation` (a generated type) allows, naming the place."""
+    if annotation is Any:
+        return
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        problems = []
+        for option in typing.get_args(annotation):
+            try:
+                _conforms(value, option, path)
+                return
+            except AssertionError as problem:
+                problems.append(str(problem))
+        raise AssertionError(f"{path}: none of {annotation} holds {value!r}: {problems}")
+    if annotation is type(None):
+        assert value is None, f"{path}: expected null, found {value!r}"
+    elif origin is list:
+        assert isinstance(value, list), f"{path}: expected an array, found {value!r}"
+        (element,) = typing.get_args(annotation)
+        for index, item in enumerate(value):
+            _conforms(item, element, f"{path}[{index}]")
+    elif origin is dict:
+        assert isinstance(value, dict), f"{path}: expected an object, found {value!r}"
+        _, member = typing.get_args(annotation)
+        for key, item in value.items():
+            _conforms(item, member, f"{path}[{key!r}]")
+    elif typing.is_typeddict(annotation):
+        assert isinstance(value, dict), f"{path}: expected an object, found {value!r}"
+        hints = typing.get_type_hints(annotation)
+        missing = annotation.__required_keys__ - value.keys()
+        assert not missing, f"{path}: missing {sorted(missing)}"
+        unknown = value.keys() - hints.keys()
+        assert not unknown, f"{path}: members the type lacks: {sorted(unknown)}"
+        for key, item in value.items():
+            _conforms(item, hints[key], f"{path}[{key!r}]")
+    elif annotation is float:
+        assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{path}: expected a number, found {value!r}"
+    elif annotation is int:
+        assert isinstance(value, int) and not isinstance(value, bool), f"{path}: expected an integer, found {value!r}"
+    else:
+        assert isinstance(value, annotation), f"{path}: expected {annotation.__name__}, found {value!r}"
+
+
+def _load(path: Path, name: str) -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_generated_types_pass_mypy_strict_and_hold_both_samples(tmp_path: Path):
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        raise AssertionError("mypy is needed: scripts/test installs it into the test virtualenv (pip install mypy)")
+    uses = ["import json", "from typing import cast", "import reshape"]
+    for first, second, root, options in CASES:
+        found = _infer((first, second, root, options))
+        module = f"inferred_{root.lower()}"
+        (tmp_path / f"{module}.py").write_text(found.python(root=root))
+        rules = json.dumps(found.rules)
+        uses += [f"import {module}",
+                 f"{module}_value: {module}.{root} = cast({module}.{root}, reshape.Rules(json.loads({rules!r}))"
+                 f".apply_loads(open({str(REPOSITORY / second)!r}, 'rb').read()))"]
+        # At run time: both samples, reshaped by the rules, are what the types say.
+        types_module = _load(tmp_path / f"{module}.py", module)
+        annotation = getattr(types_module, root)
+        for sample in (first, second):
+            output = reshape.Rules(found.rules).apply_loads((REPOSITORY / sample).read_bytes())
+            _conforms(output, annotation, f"{root} of {sample}: $")
+    (tmp_path / "use_inferred.py").write_text("\n".join(uses) + "\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.devnull, "use_inferred.py",
+         *sorted(path.name for path in tmp_path.glob("inferred_*.py"))],
+        capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Success: no issues found in 9 source files" in result.stdout
+
+
+def test_a_sample_the_types_do_not_allow_is_caught():
+    """The run-time check above can fail: a member of the wrong type is named with its place."""
+    found = reshape.infer(['{"-NxA1b2C3d4E5f6G7h8I": {"age": 3}}'], name="users")
+    namespace: Dict[str, Any] = {}
+    exec(found.python(root="Users"), namespace)
+    output = reshape.Rules(found.rules).apply_loads('{"-NxB9z8Y7x6W5v4U3t2S": {"age": "three"}}')
+    with pytest.raises(AssertionError, match=r"\$\['users'\]\[0\]\['age'\]: expected an integer, found 'three'"):
+        _conforms(output, namespace["Users"], "$")
+
+
+def test_rules_and_reasons():
+    found = reshape.infer([(REPOSITORY / "examples/firebase-users/users.json").read_bytes()], name="users", id_key="uid")
+    assert found.rules == [
+        {"op": "keyedToArray", "path": "$.*.devices", "idKey": "uid"},
+        {"op": "keyedToArray", "idKey": "uid", "wrapIn": "users"},
+        {"op": "blankStringToNull", "path": "$.users[*]['plan','balance']"},
+        {"op": "blankStringToNull", "path": "$.users[*].devices[*].push_token"},
+        {"op": "emptyObjectToNull", "path": "$.users[*].avatar"},
+        {"op": "coerce", "path": "$.users[*].balance", "to": "number"},
+        {"op": "convertKeys", "to": "camelCase"},
+    ]
+    assert [reason.op for reason in found.reasons] == [rule["op"] for rule in found.rules]
+    assert str(found.reasons[0]) == ("rule 1 (keyedToArray): $.*.devices is a keyed collection: 2 members over 1 "
+                                     "object, all objects of one shape, names are Firebase keys (score 0.80)")
+    # Samples may be values json.loads made, too.
+    again = reshape.infer([json.loads((REPOSITORY / "examples/firebase-users/users.json").read_bytes())],
+                          name="users", id_key="uid")
+    assert again.rules == found.rules
+
+
+@pytest.mark.parametrize("samples, options, kind, message", [
+    ([], {}, reshape.InvalidArgument, "infer needs at least one sample"),
+    (["{"], {}, reshape.InvalidJSON, None),
+    (["{}"], {"keys": "UPPER"}, reshape.InvalidArgument, "options.keys must be"),
+    (["{}"], {"maps": ["$.a"]}, reshape.InvalidArgument, '--map "$.a" selects no object or array in the samples'),
+    (["{}"], {"objects": ["$[?@.a]"]}, reshape.InvalidArgument, "only names, indices and wildcards"),
+    (['{"a_b": 1, "aB": 2}'], {}, reshape.RuleFailed, "the proposed rules fail on sample 1"),
+])
+def test_errors(samples: Sequence[str], options: Dict[str, Any], kind: type, message: Any):
+    with pytest.raises(kind) as raised:
+        reshape.infer(samples, **options)
+    if message:
+        assert message in str(raised.value)
+
+
+def _cli_arguments(case: Tuple[str, str, str, Dict[str, Any]], folder: Path) -> List[str]:
+    first, _, root, options = case
+    arguments = ["infer", str(REPOSITORY / first), "--root", root, "--swift", str(folder / "types.swift"),
+                 "--python", str(folder / "types.py"), "-o", str(folder / "rules.json")]
+    for key, flag in (("name", "--name"), ("keys", "--keys")):
+        if key in options:
+            arguments += [flag, options[key]]
+    for path in options.get("maps", []):
+        arguments += ["--map", path]
+    for path in options.get("objects", []):
+        arguments += ["--object", path]
+    if options.get("unwrap"):
+        arguments.append("--unwrap")
+    return arguments
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case[2] for case in CASES])
+def test_python_m_reshape_infer_writes_what_the_library_proposes(case, tmp_path: Path):
+    found = _infer(case)
+    result = subprocess.run([sys.executable, "-m", "reshape", *_cli_arguments(case, tmp_path)], capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    assert json.loads((tmp_path / "rules.json").read_text()) == found.rules
+    assert (tmp_path / "types.py").read_text() == found.python(root=case[2])
+    assert (tmp_path / "types.swift").read_text() == found.swift(root=case[2])
+    assert result.stderr == "".join(f"{reason}\n" for reason in found.reasons)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case[2] for case in CASES])
+def test_the_cli_writes_the_same_bytes(case, tmp_path: Path):
+    if not SWIFT_CLI.exists():
+        pytest.skip("the reshape CLI is not built (swift build -c release --traits CLI --product reshape, or set RESHAPE_CLI)")
+    ours, theirs = tmp_path / "python", tmp_path / "swift"
+    ours.mkdir()
+    theirs.mkdir()
+    mine = subprocess.run([sys.executable, "-m", "reshape", *_cli_arguments(case, ours), "--json"], capture_output=True)
+    cli = subprocess.run([str(SWIFT_CLI), *_cli_arguments(case, theirs), "--json"], capture_output=True)
+    assert (mine.returncode, mine.stdout, mine.stderr) == (cli.returncode, cli.stdout, cli.stderr)
+    for name in ("rules.json", "types.py", "types.swift"):
+        assert (ours / name).read_bytes() == (theirs / name).read_bytes(), name
