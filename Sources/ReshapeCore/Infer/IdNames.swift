@@ -1,10 +1,12 @@
 /// What kind of id a member name looks like, for telling a keyed collection (`{"<id>": {...}}`)
 /// from an object whose members are fields. Each test is on the name alone.
 enum IdName: String, CaseIterable, Sendable {
-    /// Firebase's keys: a push id (`-NxA1b2C3d4E5f6G7h8I`, 20 characters from `-` and
-    /// `[0-9A-Za-z_]` starting with `-`), or any name that starts with `-` and goes on with letters
-    /// and digits, as keys written by hand in Firebase's style (`-NxD1`).
-    case firebaseKey = "Firebase keys"
+    /// Firebase's push ids: 20 characters from `[0-9A-Za-z_-]` starting with `-`
+    /// (`-NxA1b2C3d4E5f6G7h8I`).
+    case pushID = "Firebase push ids"
+    /// Any other name that starts with `-` and goes on with letters, digits, `_` and `-`: keys
+    /// written in Firebase's style (`-NxD1`).
+    case firebaseKey = "Firebase-style keys"
     /// `123`, `0`, `-4`: the keys Firebase and PHP write for small integers.
     case number = "numbers"
     /// `3f2a...`: 8 or more hexadecimal digits with at least one digit.
@@ -24,7 +26,8 @@ enum IdName: String, CaseIterable, Sendable {
         if isUUID(bytes) { return .uuid }
         if isDate(bytes) { return .date }
         if bytes[0] == UInt8(ascii: "-"), bytes.count >= 2, bytes.dropFirst().allSatisfy(isKeyByte) {
-            return bytes.dropFirst().allSatisfy(isDigit) ? .number : .firebaseKey
+            if bytes.dropFirst().allSatisfy(isDigit) { return .number }
+            return bytes.count == 20 ? .pushID : .firebaseKey
         }
         if bytes.allSatisfy(isDigit) { return .number }
         if bytes.count >= 8, bytes.allSatisfy(isHex), bytes.contains(where: isDigit) { return .hex }
