@@ -610,6 +610,32 @@ reshape_status reshape_apply_fd(const reshape_rules *rules, int in_fd, int out_f
 reshape_status reshape_trace(const reshape_rules *rules, const char *input, size_t input_len, uint32_t flags,
                              const char *path, char **out, size_t *out_len, reshape_error *err);
 
+/*
+ * What each rule does on an input (`reshape explain`; docs/rules.md, "Explaining a rules
+ * document"): reshapes the input as a whole tree, following every value through each rule (a walk
+ * of the document per rule, counted against the work limit).
+ *
+ * rules, input, input_len, flags: as reshape_apply(); RESHAPE_INPUT_LINES is
+ *   RESHAPE_INVALID_ARGUMENT (one document).
+ * out: receives a JSON object, NUL-terminated, with these members in this order: "rules" (per
+ *   rule that ran: "rule", "op", "summary", "selected", "changed", "changes", "perRecord",
+ *   "reason", "seconds", "share", and "examples", each "change", "path", "input", "before",
+ *   "after"), "failure" (null, or the failing rule's "code", "message", "rule", "op", "path"),
+ *   "notRun" (the rules after a failing one) and "description" (the same as text, as `reshape
+ *   explain` prints it). A rule that fails is not an error of this call: it is in "failure".
+ *   Untouched on failure. Must not be NULL.
+ * out_len: receives its length in bytes, without the NUL. May be NULL.
+ * err: may be NULL.
+ *
+ * Returns RESHAPE_OK; RESHAPE_INVALID_JSON, RESHAPE_LIMIT_EXCEEDED and the other errors of
+ * reshape_apply() that are not a rule's failure.
+ *
+ * Ownership: the caller owns *out and frees it with reshape_free().
+ * Thread safety: any number of threads may call reshape_explain() with the same rules at once.
+ */
+reshape_status reshape_explain(const reshape_rules *rules, const char *input, size_t input_len, uint32_t flags,
+                               char **out, size_t *out_len, reshape_error *err);
+
 /* ==========================================================================================
  * Rules and types from sample responses
  * ========================================================================================== */
@@ -647,8 +673,8 @@ reshape_status reshape_infer(const char *samples, size_t samples_len, const char
  * ========================================================================================== */
 
 /*
- * Frees a buffer returned by reshape_apply(), reshape_rules_plan(), reshape_trace() or
- * reshape_infer(). NULL is a no-op.
+ * Frees a buffer returned by reshape_apply(), reshape_rules_plan(), reshape_trace(),
+ * reshape_explain() or reshape_infer(). NULL is a no-op.
  *
  * Ownership: buffer must come from one of them and must not be used afterwards; never pass
  * it to free(), and never pass other memory here.

@@ -151,6 +151,28 @@ public func reshapeTrace(
     }
 }
 
+@_cdecl("reshape_explain")
+public func reshapeExplain(
+    _ rules: reshape_rules_const_ptr?, _ input: UnsafePointer<CChar>?, _ inputLength: size_t, _ flags: UInt32,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<size_t>?,
+    _ err: UnsafeMutablePointer<reshape_error>?
+) -> reshape_status {
+    do throws(ReshapeError) {
+        let (compiled, text) = try applyArguments(rules, input, inputLength)
+        guard let out else { throw ReshapeError(.invalidArgument, "out must not be NULL") }
+        let explanation = try compiled.explain(Array(text), options: ApplyOptions(rawValue: flags))
+        let json = try explanation.json.json()
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: json.count + 1)
+        buffer.initialize(from: json, count: json.count)
+        buffer[json.count] = 0
+        out.pointee = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: CChar.self)
+        outLength?.pointee = json.count
+        return succeed(err)
+    } catch {
+        return report(error, to: err)
+    }
+}
+
 @_cdecl("reshape_apply_into")
 public func reshapeApplyInto(
     _ rules: reshape_rules_const_ptr?, _ input: UnsafePointer<CChar>?, _ inputLength: size_t, _ flags: CUnsignedInt,

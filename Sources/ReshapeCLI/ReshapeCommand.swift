@@ -14,6 +14,7 @@ struct ReshapeCommand: ParsableCommand {
                     [--jobs N] [--progress|--no-progress] [--input-lines] [--output-lines] [--skip-invalid-lines]
             reshape check RULES.json
             reshape trace --rules RULES.json INPUT PATH [--json]
+            reshape explain --rules RULES.json INPUT [--json]
             reshape infer SAMPLE.json... [-o RULES.json] [--swift FILE] [--python FILE]
             """,
         discussion: """
@@ -42,6 +43,9 @@ struct ReshapeCommand: ParsableCommand {
               Find where a value of the output was in the input:
                 reshape trace --rules rules.json users.json "\\$[3]['age']"
 
+              See what each rule did on an input:
+                reshape explain --rules rules.json users.json
+
               Propose rules and Swift types from a sample response:
                 reshape infer users.json -o rules.json --swift Users.swift
 
@@ -56,7 +60,7 @@ struct ReshapeCommand: ParsableCommand {
                 expected an object, found a string
             """,
         version: ReshapeVersion.string,
-        subcommands: [ApplyCommand.self, CheckCommand.self, TraceCommand.self, InferCommand.self],
+        subcommands: [ApplyCommand.self, CheckCommand.self, TraceCommand.self, ExplainCommand.self, InferCommand.self],
         defaultSubcommand: ApplyCommand.self
     )
 

@@ -672,6 +672,31 @@ static void test_trace(void) {
     reshape_rules_free(rules);
 }
 
+/* reshape_explain: what each rule did; a failing rule is in "failure", not an error of the call. */
+static void test_explain(void) {
+    reshape_rules *rules = compile("[{\"op\": \"keyedToArray\"}, {\"op\": \"coerce\", \"path\": \"$[*].age\", \"to\": \"integer\"},"
+                                   " {\"op\": \"wrap\", \"key\": \"x\"}]");
+    const char *input = "{\"u1\": {\"age\": \"37\"}, \"u2\": {\"age\": \"x\"}}";
+    reshape_error err;
+    char *out = NULL;
+    size_t out_len = 0;
+    reshape_status status = reshape_explain(rules, input, strlen(input), 0, &out, &out_len, &err);
+    const char *start = "{\"rules\":[{\"rule\":1,\"op\":\"keyedToArray\",\"summary\":\"keyedToArray $\",\"selected\":1,"
+                        "\"changed\":1,\"changes\":5,\"perRecord\":true,\"reason\":\"\",\"seconds\":";
+    CHECK(status == RESHAPE_OK && out && strncmp(out, start, strlen(start)) == 0 && out_len == strlen(out), "explain: %s",
+          out ? out : err.message);
+    CHECK(out && strstr(out, "\"failure\":{\"code\":\"rule_failed\",\"message\":\"rule_failed: rule 2 (coerce) at $[1]['age']: ") != NULL &&
+              strstr(out, "\"notRun\":[\"wrap \\\"x\\\"\"],\"description\":\"rule 1 (keyedToArray $): selected 1, changed 1") != NULL,
+          "failure: %s", out ? out : "");
+    reshape_free(out);
+    out = NULL;
+    CHECK(reshape_explain(rules, "{", 1, 0, &out, &out_len, &err) == RESHAPE_INVALID_JSON && out == NULL, "invalid JSON");
+    CHECK(reshape_explain(rules, input, strlen(input), RESHAPE_INPUT_LINES, &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT,
+          "JSON Lines");
+    CHECK(reshape_explain(rules, input, strlen(input), 0, NULL, &out_len, &err) == RESHAPE_INVALID_ARGUMENT, "NULL out");
+    reshape_rules_free(rules);
+}
+
 /* reshape_infer: rules, reasons and types from samples; bad arguments are errors, *out untouched. */
 static void test_infer(void) {
     const char *samples = "[{\"-NxA1b2C3d4E5f6G7h8I\": {\"first_name\": \"Ada\", \"plan\": \"\"},"
@@ -683,7 +708,7 @@ static void test_infer(void) {
     const char *rules = "{\"rules\":[{\"op\":\"keyedToArray\",\"idKey\":\"id\",\"wrapIn\":\"users\"},"
                         "{\"op\":\"blankStringToNull\",\"path\":\"$.users[*].plan\"},{\"op\":\"convertKeys\",\"to\":\"camelCase\"}],"
                         "\"reasons\":[{\"rule\":1,\"op\":\"keyedToArray\",\"reason\":\"$ is a keyed collection: 2 members over 1 object, "
-                        "all objects of one shape, names are Firebase keys (score 0.80)\"},";
+                        "all objects of one shape, names are Firebase push ids (score 0.80)\"},";
     CHECK(status == RESHAPE_OK && out && strncmp(out, rules, strlen(rules)) == 0 && out_len == strlen(out), "infer: %s",
           out ? out : err.message);
     CHECK(out && strstr(out, "struct Users: PayloadTransformable, Encodable {") != NULL &&
@@ -828,6 +853,7 @@ int main(void) {
     test_rules_ops();
     test_rules_plan();
     test_trace();
+    test_explain();
     test_infer();
     test_truncation();
     return test_exit_status("test_api");

@@ -13,6 +13,9 @@ struct Unwrap: Operation {
         optional = try params.bool("optional", default: false)
     }
 
+    /// The values that become the document.
+    var selects: JSONPath { path }
+
     /// Looks at the nodes on the way to the matches; the matches themselves are only moved.
     var rawAccess: RawAccess {
         guard let depth = path.fixedDepth else { return .anyDepth }

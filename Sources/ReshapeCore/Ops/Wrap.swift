@@ -7,6 +7,9 @@ struct Wrap: Operation {
         key = try params.string("key")
     }
 
+    /// Takes the whole document.
+    var selects: JSONPath { JSONPath(text: "$", segments: []) }
+
     /// Looks at nothing; the document goes one level down.
     var rawAccess: RawAccess { .below(0, rootShift: -1) }
 

@@ -41,6 +41,10 @@ protocol Operation: Sendable {
     /// The op and what it selects, as `reshape check` names the rule: `remove $[-1]`.
     var summary: String { get }
 
+    /// What the rule works on, as `reshape explain` counts the values it selected: its path, or
+    /// `$` for an op that takes the whole document.
+    var selects: JSONPath { get }
+
     /// For tracing values to the input (`SourceTracer`): whether a member named `name` that this
     /// rule adds to an object holds the name that object had as a member (`keyedToArray`'s id).
     func addsParentNameAsMember(_ name: KeyBytes) -> Bool
@@ -77,6 +81,8 @@ extension PathOperation {
     }
 
     var summary: String { "\(Self.name) \(path.text)" }
+
+    var selects: JSONPath { path }
 }
 
 /// Every op of the rules document: adding an op is adding its file under `Ops/` and its type here.

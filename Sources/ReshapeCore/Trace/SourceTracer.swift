@@ -51,9 +51,30 @@ final class SourceTracer {
     /// The rules run so far.
     private(set) var rulesRun = 0
 
+    // What each rule changed, for `reshape explain` (`RuleExplanation`): recorded by the walk
+    // after a rule when `recordsChanges`.
+
+    /// Whether walks record what each rule changed.
+    let recordsChanges: Bool
+    /// The values the last rule selected, before it ran (set by `run(rules:)` when recording).
+    private var selectedBefore: Set<Node> = []
+    /// The changes the last rule made: how many, and the first few.
+    private(set) var changeCount = 0
+    private(set) var changeExamples: [TraceChange] = []
+    /// How many of the values the last rule selected it changed (or changed something in).
+    private(set) var changedSelected = 0
+    /// How many values the last rule selected.
+    private(set) var selectedCount = 0
+    /// How long the last rule took to run (not its walk).
+    private(set) var lastRuleSeconds = 0.0
+    /// The nodes of the last walk, in its order, when recording.
+    private var lastOrder: [Node] = []
+    static let changeExampleCount = 3
+
     /// Parses `input` (as the rules would, but wholly as a tree) and walks it once.
-    init(rules: Rules, input: UnsafeRawBufferPointer, options: ApplyOptions) throws(ReshapeError) {
+    init(rules: Rules, input: UnsafeRawBufferPointer, options: ApplyOptions, recordingChanges: Bool = false) throws(ReshapeError) {
         self.input = input
+        recordsChanges = recordingChanges
         operations = rules.operations
         let limits = rules.limits.resolved(inputBytes: input.count)
         let root = try JSONParser.parse(
@@ -74,11 +95,21 @@ final class SourceTracer {
     func run(rules count: Int) throws(ReshapeError) {
         for _ in 0..<count where rulesRun < operations.count {
             let operation = operations[rulesRun]
+            if recordsChanges {
+                let selection = try Selection(operation.selects, in: document, rawMatches: true)
+                selectedBefore = Set(selection.matches.map { selection.records[Int($0)].node })
+                selectedCount = selectedBefore.count
+                selection.recycle()
+            }
+            let clock = ContinuousClock()
+            let start = clock.now
             do throws(ReshapeError) {
                 try operation.apply(to: document)
             } catch {
                 throw error.inRule(rulesRun + 1, type(of: operation).name)
             }
+            let elapsed = start.duration(to: clock.now).components
+            lastRuleSeconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
             rulesRun += 1
             try walk(afterRule: rulesRun)
         }
@@ -155,10 +186,13 @@ final class SourceTracer {
         // the walk knows which nodes of before are still in the document (moved, not replaced).
         var fresh: [(node: Node, place: Place)] = []
         var freshNodes = Set<Node>()
+        var order: [Node] = []
+        var renamed: [(node: Node, from: [UInt8], to: [UInt8])] = []
         while let (found, place) = pending.popLast() {
             try document.charge(1)
             var node = found
             if isShared(node) { node = try ownNode(replacing: node, at: place) }
+            if recordsChanges { order.append(node) }
             if origins[node] == nil && freshNodes.contains(node) {
                 // Met twice in this walk (a scalar shared by a copy): one origin.
             } else if origins[node] == nil {
@@ -167,6 +201,7 @@ final class SourceTracer {
                 if rule == 0 { inputPlaces[node] = place }
                 held.append(Make.retain(node))
             } else if let before = places[node], case .name(let old) = before.step, case .name(let new) = place.step, old != new {
+                if recordsChanges { renamed.append((node, old, new)) }
                 renames[node, default: []].append(ValueSource.Rename(
                     rule: rule, op: type(of: operations[rule - 1]).name, from: String(decoding: old, as: UTF8.self),
                     to: String(decoding: new, as: UTF8.self)))
@@ -186,8 +221,136 @@ final class SourceTracer {
         for (node, place) in fresh {
             origins[node] = origin(of: node, at: place, rule: rule, stillThere: newPlaces)
         }
+        if recordsChanges {
+            if rule > 0 {
+                try recordChanges(fresh: fresh, freshNodes: freshNodes, renamed: renamed, order: order, newPlaces: newPlaces)
+            }
+            lastOrder = order
+        }
         places = newPlaces
         nodesAt = newNodesAt
+    }
+
+    /// Records what the rule that just ran changed, from the walks before and after it: each
+    /// value it made (replaced, added, rebuilt, a member name), each member it renamed, each value
+    /// it moved to another container, and each value it removed (the topmost of what went).
+    private func recordChanges(
+        fresh: [(node: Node, place: Place)], freshNodes: Set<Node>, renamed: [(node: Node, from: [UInt8], to: [UInt8])], order: [Node],
+        newPlaces: [Node: Place]
+    ) throws(ReshapeError) {
+        changeCount = 0
+        changeExamples = []
+        var changed = Set<Node>()
+        var replaced = Set<Node>()
+        func note(_ kind: TraceChange.Kind, anchor: Node?, example: () -> TraceChange) throws(ReshapeError) {
+            changeCount += 1
+            if changeExamples.count < Self.changeExampleCount { changeExamples.append(example()) }
+            // The selected value at or above the change, in the document before the rule.
+            var current = anchor
+            while let node = current {
+                try document.charge(1)
+                if selectedBefore.contains(node) {
+                    changed.insert(node)
+                    break
+                }
+                current = places[node]?.parent
+            }
+        }
+        for (node, place) in fresh {
+            guard let origin = origins[node], origin.rule == rulesRun else { continue }
+            let after = { self.pathText(node, in: newPlaces) }
+            switch origin.kind {
+            case .replaced, .added where nodesAt[place] != nil && newPlaces[nodesAt[place]!] == nil:
+                let old = nodesAt[place]!
+                replaced.insert(old)
+                // A new value equal to the one it replaced changed nothing.
+                if json_equal(old, node) != 0 { continue }
+                try note(.replaced, anchor: old) {
+                    TraceChange(kind: .replaced, outputPath: after(), inputPath: self.inputPathText(old), before: ValuePreview.text(old), after: ValuePreview.text(node))
+                }
+            case .added:
+                // A value inside another the rule made is part of that one.
+                if place.parent.map({ freshNodes.contains($0) }) ?? false { continue }
+                // What it was added to; for a new root (`wrap`), the root before.
+                let parent = place.parent.flatMap { places[$0] != nil ? $0 : nil } ?? (place.parent == nil ? nodesAt[place] : nil)
+                try note(.added, anchor: parent) {
+                    TraceChange(kind: .added, outputPath: after(), inputPath: "", before: "", after: ValuePreview.text(node))
+                }
+            case .rebuilt:
+                let from = origin.from!
+                try note(.rebuilt, anchor: from) {
+                    TraceChange(kind: .rebuilt, outputPath: after(), inputPath: self.inputPathText(from), before: ValuePreview.text(from), after: ValuePreview.text(node))
+                }
+            case .memberName:
+                let owner = origin.from!
+                try note(.memberName, anchor: owner) {
+                    var name: [UInt8] = []
+                    if case .name(let old)? = self.places[owner]?.step { name = old }
+                    return TraceChange(
+                        kind: .memberName, outputPath: after(), inputPath: self.inputPathText(owner),
+                        before: quoted(String(decoding: name, as: UTF8.self)), after: ValuePreview.text(node))
+                }
+            case .input:
+                break
+            }
+        }
+        for (node, old, new) in renamed where places[node]?.parent == newPlaces[node]?.parent {
+            // Renamed in its object (a value that moved to another object under a new name moved).
+            try note(.renamed, anchor: node) {
+                TraceChange(
+                    kind: .renamed, outputPath: self.pathText(node, in: newPlaces), inputPath: self.inputPathText(node),
+                    before: quoted(String(decoding: old, as: UTF8.self)), after: quoted(String(decoding: new, as: UTF8.self)))
+            }
+        }
+        for node in order where !freshNodes.contains(node) {
+            // Moved to another container that was there before (not one the rule made).
+            guard let before = places[node], let now = newPlaces[node], before.parent != now.parent else { continue }
+            if let parent = now.parent, freshNodes.contains(parent) { continue }
+            try note(.moved, anchor: node) {
+                TraceChange(
+                    kind: .moved, outputPath: self.pathText(node, in: newPlaces), inputPath: self.inputPathText(node),
+                    before: self.pathText(node, in: self.places), after: ValuePreview.text(node))
+            }
+        }
+        for node in lastOrder where newPlaces[node] == nil && !replaced.contains(node) {
+            // The topmost of what went: its container is still there.
+            guard let before = places[node], let parent = before.parent, newPlaces[parent] != nil else { continue }
+            try note(.removed, anchor: node) {
+                TraceChange(
+                    kind: .removed, outputPath: self.pathText(node, in: self.places), inputPath: self.inputPathText(node),
+                    before: ValuePreview.text(node), after: "")
+            }
+        }
+        changedSelected = changed.count
+    }
+
+    /// The normalized path of `node` in the walk whose places are `map`.
+    private func pathText(_ node: Node, in map: [Node: Place]) -> String {
+        var steps: [Step] = []
+        var current: Node? = node
+        while let at = current, let place = map[at], place.step != .root {
+            steps.append(place.step)
+            current = place.parent
+        }
+        return Self.text(of: steps.reversed())
+    }
+
+    /// The normalized path in the input of what `node` came from, or "" for a value a rule added.
+    private func inputPathText(_ node: Node) -> String {
+        guard let source = origins[node]?.inputNode else { return "" }
+        return Self.text(of: inputSteps(of: source))
+    }
+
+    private static func text(of steps: [Step]) -> String {
+        var path = NormalizedPath()
+        for step in steps {
+            switch step {
+            case .name(let name): name.withUnsafeBytes { path.append(key: $0) }
+            case .index(let index): path.append(index: index)
+            case .root: break
+            }
+        }
+        return path.text
     }
 
     /// Where a node first met after rule `rule` comes from.
@@ -260,6 +423,24 @@ final class SourceTracer {
         }
         return own
     }
+}
+
+/// One change a rule made, as `reshape explain` shows it.
+struct TraceChange: Sendable {
+    enum Kind: String, Sendable {
+        case replaced, added, rebuilt, renamed, removed, moved
+        case memberName = "member name"
+    }
+
+    let kind: Kind
+    /// Where the change is in the document after the rule (for `removed`: where the value was).
+    let outputPath: String
+    /// The input's path of the value the change is about; "" for `added`.
+    let inputPath: String
+    /// The value before and after, as JSON text, shortened (`ValuePreview`); for `renamed` the
+    /// names, for `moved` the path it had and the value, "" where there is none.
+    let before: String
+    let after: String
 }
 
 /// One step from a container to a value in it.

@@ -22,6 +22,7 @@ from ._errors import (
     RuleFailed,
 )
 from ._buffers import Data
+from ._explain import Explanation
 from ._infer import Inference, Reason, infer
 from ._limits import Limits
 from ._native import LibraryNotFound, library_version
@@ -32,7 +33,7 @@ from . import ops
 
 # The public classes and functions are reshape's: help(), reprs and tracebacks name them
 # reshape.Rules, reshape.RuleFailed... (pickles find them there too), wherever they are defined.
-for _public in (Cancelled, Inference, InternalError, InvalidArgument, InvalidJSON, InvalidRules, IOFailed, LibraryNotFound,
+for _public in (Cancelled, Explanation, Inference, InternalError, InvalidArgument, InvalidJSON, InvalidRules, IOFailed, LibraryNotFound,
                 LimitExceeded, Reason, infer, Limits, OutOfMemory, Rename, ReshapeError, RuleFailed, Rules, Source, apply,
                 library_version):
     _public.__module__ = __name__
@@ -41,6 +42,7 @@ del _public
 __all__ = [
     "Cancelled",
     "Data",
+    "Explanation",
     "FileArgument",
     "Inference",
     "InternalError",

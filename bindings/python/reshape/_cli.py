@@ -58,6 +58,9 @@ EXAMPLES:
   Find where a value of the output was in the input:
     reshape trace --rules rules.json users.json "\$[3]['age']"
 
+  See what each rule did on an input:
+    reshape explain --rules rules.json users.json
+
   Propose rules and Swift types from a sample response:
     reshape infer users.json -o rules.json --swift Users.swift
 
@@ -75,6 +78,7 @@ USAGE: reshape --rules RULES.json [INPUT|-] [--output FILE] [--pretty] [--allow-
                [--jobs N] [--progress|--no-progress] [--input-lines] [--output-lines] [--skip-invalid-lines]
        reshape check RULES.json
        reshape trace --rules RULES.json INPUT PATH [--json]
+       reshape explain --rules RULES.json INPUT [--json]
        reshape infer SAMPLE.json... [-o RULES.json] [--swift FILE] [--python FILE]
 
 OPTIONS:
@@ -87,6 +91,7 @@ SUBCOMMANDS:
                           run per record.
   trace                   Say where a value of the output was in the input, or
                           which rule made it.
+  explain                 Say what each rule did on an input.
   infer                   Propose rules, and Swift or Python types, from sample
                           responses.
 
@@ -213,6 +218,37 @@ OPTIONS:
 
 """
 
+EXPLAIN_HELP = r"""OVERVIEW: Say what each rule did on an input.
+
+Reshapes INPUT with the rules as a whole tree, follows every value
+through each rule, and prints per rule: how many values its path
+selected and how many of them it changed, up to three changes with
+their paths in the output and in the input and the values before and
+after (shortened), whether it runs per record on this input or needs
+the whole document and why, and its share of the time. A rule that
+fails ends the list with its error (exit status 0: the explanation is
+the output). --json prints the same as a JSON object.
+
+EXAMPLE:
+  reshape explain --rules rules.json users.json
+  rule 1 (keyedToArray $): selected 1, changed 1 (5 changes); ...
+
+USAGE: reshape explain --rules <RULES.json> <INPUT> [--json] [--allow-duplicate-keys]
+
+ARGUMENTS:
+  <INPUT>                 The JSON document the rules reshape; '-' reads
+                          standard input.
+
+OPTIONS:
+  --rules <RULES.json>    The rules document (JSON).
+  --json                  Print the explanation as a JSON object.
+  --allow-duplicate-keys  Let the last of duplicate member names win instead of
+                          failing.
+  --version               Show the version.
+  -h, --help              Show help information.
+
+"""
+
 #: Exit status 2: the command was used wrongly (usage, rules, files); 1: the input failed.
 _USAGE_CODES = ("invalid_rules", "invalid_argument", "io_error")
 
@@ -241,6 +277,13 @@ _TRACE_OPTIONS: List[Tuple[str, Optional[str], Optional[str]]] = [
     ("--help", "-h", None),
 ]
 
+_EXPLAIN_OPTIONS: List[Tuple[str, Optional[str], Optional[str]]] = [
+    ("--rules", None, "RULES.json"),
+    ("--json", None, None),
+    ("--allow-duplicate-keys", None, None),
+    ("--version", None, None),
+    ("--help", "-h", None),
+]
 _INFER_OPTIONS: List[Tuple[str, Optional[str], Optional[str]]] = [
     ("--output", "-o", "FILE"),
     ("--keys", None, "CASE"),
@@ -521,6 +564,45 @@ def _trace(arguments: Sequence[str]) -> int:
     return 0
 
 
+def _explain(arguments: Sequence[str]) -> int:
+    shown = _help_or_version(arguments, EXPLAIN_HELP)
+    if shown is not None:
+        sys.stdout.write(shown)
+        return 0
+    parsed = _parse(arguments, _EXPLAIN_OPTIONS)
+    if parsed.value_error:
+        raise _usage(parsed.value_error)
+    if "--rules" not in parsed.values:
+        raise _usage("Missing expected argument '--rules <RULES.json>'")
+    if not parsed.positionals:
+        raise _usage("Missing expected argument '<INPUT>'")
+    if parsed.unknown:
+        raise _usage(parsed.unknown)
+    extra = _unexpected(parsed.positionals[1:])
+    if extra:
+        raise _usage(extra)
+    rules = _compile(parsed.values["--rules"])
+    source = parsed.positionals[0]
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(source, "rb") as file:
+                data = file.read()
+    except OSError as error:
+        raise _Exit(2, f"io_error: cannot read input file '{source}': {os.strerror(error.errno or 0)}") from None
+    try:
+        # The library's JSON object, printed as it is (--json) or its description.
+        found = rules._explain_json(data, "--allow-duplicate-keys" in parsed.flags)
+    except ReshapeError as error:
+        raise _failure(error) from None
+    if "--json" in parsed.flags:
+        sys.stdout.write(found.decode("utf-8") + "\n")
+    else:
+        sys.stdout.write(json.loads(found)["description"] + "\n")
+    return 0
+
+
 def _stem(path: str) -> Optional[str]:
     """`users` for `path/users.json`; None for standard input or a name with no letter."""
     if path == "-":
@@ -634,13 +716,16 @@ def _run(arguments: Sequence[str]) -> int:
         return 0
     if arguments and arguments[0] == "help":
         topic = arguments[1] if len(arguments) > 1 else None
-        sys.stdout.write({"apply": APPLY_HELP, "check": CHECK_HELP, "trace": TRACE_HELP, "infer": INFER_HELP}.get(
+        sys.stdout.write({"apply": APPLY_HELP, "check": CHECK_HELP, "trace": TRACE_HELP, "explain": EXPLAIN_HELP,
+                          "infer": INFER_HELP}.get(
             topic or "", ROOT_HELP))
         return 0
     if arguments and arguments[0] == "check":
         return _check(arguments[1:])
     if arguments and arguments[0] == "trace":
         return _trace(arguments[1:])
+    if arguments and arguments[0] == "explain":
+        return _explain(arguments[1:])
     if arguments and arguments[0] == "infer":
         return _infer(arguments[1:])
     if arguments and arguments[0] == "apply":

@@ -251,6 +251,16 @@ lib.reshape_trace.argtypes = [
     ctypes.POINTER(Error),
 ]
 lib.reshape_trace.restype = ctypes.c_int
+lib.reshape_explain.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_void_p,  # const char *input, as for reshape_apply
+    ctypes.c_size_t,
+    ctypes.c_uint32,
+    ctypes.POINTER(ctypes.c_void_p),
+    ctypes.POINTER(ctypes.c_size_t),
+    ctypes.POINTER(Error),
+]
+lib.reshape_explain.restype = ctypes.c_int
 lib.reshape_infer.argtypes = [
     ctypes.c_char_p,  # const char *samples
     ctypes.c_size_t,
@@ -422,6 +432,20 @@ def trace(handle: int, data: "Union[bytes, int]", length: int, flags: int, path:
     error = Error()
     status = lib.reshape_trace(handle, data, length, flags, path, ctypes.byref(out), ctypes.byref(out_length),
                                ctypes.byref(error))
+    if status != 0 or out.value is None:
+        return status, None, error
+    try:
+        return status, ctypes.string_at(out.value, out_length.value), error
+    finally:
+        free(out.value)
+
+
+def explain(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tuple[int, Optional[bytes], Error]:
+    """reshape_explain: (status, the explanation as JSON text or None, error)."""
+    out = ctypes.c_void_p()
+    out_length = ctypes.c_size_t()
+    error = Error()
+    status = lib.reshape_explain(handle, data, length, flags, ctypes.byref(out), ctypes.byref(out_length), ctypes.byref(error))
     if status != 0 or out.value is None:
         return status, None, error
     try:

@@ -18,6 +18,7 @@ from typing import (Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Map
 from . import _native
 from ._buffers import Data, borrowed
 from ._calls import Call
+from ._explain import Explanation
 from ._source import ORIGINS, Source
 from ._errors import BY_STATUS, InternalError, InvalidJSON, InvalidRules, IOFailed, ReshapeError, io_failed_class
 from ._limits import Limits
@@ -654,6 +655,47 @@ class Rules:
         'memberName'
         """
         return Source.from_json(self._trace_json(data, path, allow_duplicate_keys))
+
+    def explain(self, data: Data, *, allow_duplicate_keys: bool = False) -> "Explanation":
+        """What each rule does on `data` (``reshape explain``): how many values its path selected
+        and how many it changed, its first changes with their paths in the output and the input
+        and the values before and after, whether it runs per record on this input and why, and
+        its share of the time.
+
+        Reshapes `data` once more as a whole tree, following every value through each rule.
+
+        Args:
+            data: UTF-8 JSON text (bytes, bytearray, memoryview or str): one document.
+            allow_duplicate_keys: as for `apply`.
+
+        Returns:
+            A `reshape.Explanation`: ``.rules`` (one dict per rule that ran), ``.failure`` (the
+            error of a rule that failed, whose later rules did not run, or None), and ``str()``
+            the text ``reshape explain`` prints.
+
+        Raises:
+            InvalidJSON, LimitExceeded: as `apply` (a rule's failure is in ``.failure`` instead).
+            ValueError: the rules were closed.
+
+        >>> rules = Rules([{"op": "coerce", "path": "$.price", "to": "number"}])
+        >>> found = rules.explain('{"price": "12.50"}')
+        >>> found.rules[0]["changed"], found.rules[0]["examples"][0]["after"]
+        (1, '12.5')
+        """
+        return Explanation(self._explain_json(data, allow_duplicate_keys))
+
+    def _explain_json(self, data: Data, allow_duplicate_keys: bool) -> bytes:
+        """reshape_explain's JSON object, as the library writes it (``python -m reshape explain --json``)."""
+        flags = _flags(pretty=False, allow_duplicate_keys=allow_duplicate_keys)
+        with borrowed(data) as (address, length):
+            handle = self._acquire()
+            try:
+                status, output, error = _native.explain(handle, address, length, flags)
+            finally:
+                self._release()
+        if status != 0 or output is None:
+            raise _error(status, error, data)
+        return output
 
     def _trace_json(self, data: Data, path: str, allow_duplicate_keys: bool) -> bytes:
         """reshape_trace's JSON object, as the library writes it (``python -m reshape trace --json``)."""

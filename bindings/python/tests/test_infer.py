@@ -145,7 +145,7 @@ def test_rules_and_reasons():
     ]
     assert [reason.op for reason in found.reasons] == [rule["op"] for rule in found.rules]
     assert str(found.reasons[0]) == ("rule 1 (keyedToArray): $.*.devices is a keyed collection: 2 members over 1 "
-                                     "object, all objects of one shape, names are Firebase keys (score 0.80)")
+                                     "object, all objects of one shape, names are Firebase-style keys (score 0.80)")
     # Samples may be values json.loads made, too.
     again = reshape.infer([json.loads((REPOSITORY / "examples/firebase-users/users.json").read_bytes())],
                           name="users", id_key="uid")
@@ -207,3 +207,13 @@ def test_the_cli_writes_the_same_bytes(case, tmp_path: Path):
     assert (mine.returncode, mine.stdout, mine.stderr) == (cli.returncode, cli.stdout, cli.stderr)
     for name in ("rules.json", "types.py", "types.swift"):
         assert (ours / name).read_bytes() == (theirs / name).read_bytes(), name
+
+
+def test_the_docstring_example_holds():
+    import doctest
+
+    runner = doctest.DocTestRunner()
+    for test in doctest.DocTestFinder().find(reshape.infer, globs={"infer": reshape.infer}):
+        runner.run(test)
+    assert runner.summarize(verbose=False).attempted > 0
+    assert runner.summarize(verbose=False).failed == 0

@@ -17,6 +17,7 @@ import reshape
 from reshape import (
     Cancelled,
     Data,
+    Explanation,
     FileArgument,
     Inference,
     InternalError,
@@ -123,6 +124,11 @@ def reshape_everything(folder: Path) -> List[object]:
                  RuleFailed):
         status: int = kind.status
         seen.append(status)
+    explained: Explanation = Rules([{"op": "keyedToArray"}]).explain('{"a": {}}', allow_duplicate_keys=False)
+    steps: List[Dict[str, Any]] = explained.rules
+    failure: Optional[Dict[str, Any]] = explained.failure
+    later: List[str] = explained.not_run
+    seen += [steps, failure, later, str(explained)]
     found: Inference = infer(['{"-NxA1b2C3d4E5f6G7h8I": {"first_name": "Ada"}}'], keys="camelCase", id_key="uid",
                              name="users", maps=[], objects=[], unwrap=False)
     first: Reason = found.reasons[0]
