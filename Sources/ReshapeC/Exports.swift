@@ -140,11 +140,7 @@ public func reshapeTrace(
         guard let out else { throw ReshapeError(.invalidArgument, "out must not be NULL") }
         let source = try compiled.source(of: String(cString: path), in: Array(text), options: ApplyOptions(rawValue: flags))
         let json = try source.json.json()
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: json.count + 1)
-        buffer.initialize(from: json, count: json.count)
-        buffer[json.count] = 0
-        out.pointee = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: CChar.self)
-        outLength?.pointee = json.count
+        handOver(json, to: out, length: outLength)
         return succeed(err)
     } catch {
         return report(error, to: err)
@@ -162,11 +158,7 @@ public func reshapeExplain(
         guard let out else { throw ReshapeError(.invalidArgument, "out must not be NULL") }
         let explanation = try compiled.explain(Array(text), options: ApplyOptions(rawValue: flags))
         let json = try explanation.json.json()
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: json.count + 1)
-        buffer.initialize(from: json, count: json.count)
-        buffer[json.count] = 0
-        out.pointee = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: CChar.self)
-        outLength?.pointee = json.count
+        handOver(json, to: out, length: outLength)
         return succeed(err)
     } catch {
         return report(error, to: err)
@@ -294,13 +286,21 @@ public func reshapeInfer(
         result["swift"] = .string(try inference.swift(root: root))
         result["python"] = .string(try inference.python(root: root))
         let json = try JSONValue.object(result).json()
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: json.count + 1)
-        buffer.initialize(from: json, count: json.count)
-        buffer[json.count] = 0
-        out.pointee = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: CChar.self)
-        outLength?.pointee = json.count
+        handOver(json, to: out, length: outLength)
         return succeed(err)
     } catch {
         return report(error, to: err)
     }
+}
+
+/// Gives `json` to the caller as a NUL-terminated buffer it frees with `reshape_free()`, and its
+/// length without the NUL.
+private func handOver(
+    _ json: [UInt8], to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, length: UnsafeMutablePointer<size_t>?
+) {
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: json.count + 1)
+    buffer.initialize(from: json, count: json.count)
+    buffer[json.count] = 0
+    out.pointee = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: CChar.self)
+    length?.pointee = json.count
 }

@@ -3,8 +3,11 @@
 public struct InferenceOptions: Sendable, Equatable {
     /// How member names of the output are written.
     public enum Keys: String, Sendable, CaseIterable {
+        /// `displayName`, as Foundation's `convertFromSnakeCase` makes it.
         case camelCase
+        /// `display_name`, as Foundation's `convertToSnakeCase` makes it.
         case snakeCase = "snake_case"
+        /// `display-name`.
         case kebabCase = "kebab-case"
         /// As the API sends them: no `convertKeys`.
         case keep

@@ -60,20 +60,28 @@ struct PathPattern: Hashable, Sendable {
 
     /// A name in single quotes as RFC 9535 writes it, with `'`, `\` and control characters escaped.
     static func quotedName(_ name: String) -> String {
-        var text = "'"
-        for scalar in name.unicodeScalars {
-            switch scalar {
-            case "'": text += "\\'"
-            case "\\": text += "\\\\"
-            case "\u{08}": text += "\\b"
-            case "\u{0C}": text += "\\f"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20: text += "\\u00" + hex(scalar.value, width: 2).lowercased()
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "'"
+        literal(name, quote: "'", shortEscapes: ["\u{08}": "\\b", "\u{0C}": "\\f"]) { "\\u00" + hex($0, width: 2).lowercased() }
     }
+}
+
+/// `text` as a string literal of a language: between `quote`s, with the quote and `\` escaped by
+/// a `\`, line feeds, carriage returns and tabs as `\n`, `\r`, `\t`, the characters of
+/// `shortEscapes` as given, and any other control character (and DEL) as `control` writes it.
+func literal(
+    _ text: String, quote: Unicode.Scalar, shortEscapes: [Unicode.Scalar: String] = [:], control: (UInt32) -> String
+) -> String {
+    var literal = String(quote)
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case quote, "\\": literal += "\\" + String(scalar)
+        case "\n": literal += "\\n"
+        case "\r": literal += "\\r"
+        case "\t": literal += "\\t"
+        case _ where shortEscapes[scalar] != nil: literal += shortEscapes[scalar]!
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F: literal += control(scalar.value)
+        default: literal.unicodeScalars.append(scalar)
+        }
+    }
+    literal.unicodeScalars.append(quote)
+    return literal
 }

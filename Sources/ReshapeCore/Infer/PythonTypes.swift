@@ -99,18 +99,6 @@ private struct PythonTypeWriter {
     /// A Python string literal of `text` (double quotes, escapes for quotes, backslashes and
     /// control characters).
     static func literal(_ text: String) -> String {
-        var literal = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": literal += "\\\""
-            case "\\": literal += "\\\\"
-            case "\n": literal += "\\n"
-            case "\r": literal += "\\r"
-            case "\t": literal += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: literal += "\\x" + hex(scalar.value, width: 2).lowercased()
-            default: literal.unicodeScalars.append(scalar)
-            }
-        }
-        return literal + "\""
+        ReshapeCore.literal(text, quote: "\"") { "\\x" + hex($0, width: 2).lowercased() }
     }
 }

@@ -47,19 +47,7 @@ enum SwiftNames {
 
     /// A Swift string literal of `text`.
     static func literal(_ text: String) -> String {
-        var literal = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": literal += "\\\""
-            case "\\": literal += "\\\\"
-            case "\n": literal += "\\n"
-            case "\r": literal += "\\r"
-            case "\t": literal += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: literal += "\\u{\(hex(scalar.value, width: 1))}"
-            default: literal.unicodeScalars.append(scalar)
-            }
-        }
-        return literal + "\""
+        ReshapeCore.literal(text, quote: "\"") { "\\u{\(hex($0, width: 1))}" }
     }
 }
 

@@ -41,6 +41,7 @@ public struct Explanation: Sendable, CustomStringConvertible {
         public let rule: Int
         /// The op and what it selects, as `reshape check` names the rule.
         public let summary: String
+        /// The rule's op.
         public let op: String
         /// How many values its path selected in the document it met (each location once).
         public let selected: Int
@@ -53,9 +54,12 @@ public struct Explanation: Sendable, CustomStringConvertible {
         /// True when the rule runs per record on this input; false when it needs (or runs on) the
         /// whole document, which `reason` explains.
         public let perRecord: Bool
+        /// Why the rule runs on the whole document ("" when it runs per record), as
+        /// `reshape check` says it.
         public let reason: String
-        /// Its time, on the whole tree this explanation was made on, and its share of all rules'.
+        /// Its time in seconds, on the whole tree this explanation was made on.
         public let seconds: Double
+        /// Its share of all the rules' time, from 0 to 1.
         public let share: Double
 
         /// The rule's line, then one indented line per example.

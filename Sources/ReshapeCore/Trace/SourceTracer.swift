@@ -146,19 +146,11 @@ final class SourceTracer {
             return ValueSource(origin: .added, path: "", line: 0, column: 0, position: 0, rule: origin.rule, op: op, renames: renamed)
         }
         let steps = inputSteps(of: inputNode)
-        var path = NormalizedPath()
-        for step in steps {
-            switch step {
-            case .name(let name): name.withUnsafeBytes { path.append(key: $0) }
-            case .index(let index): path.append(index: index)
-            case .root: break
-            }
-        }
         let (valueOffset, nameOffset) = InputLocator.offsets(of: steps, in: input)
         let offset = origin.kind == .memberName ? (nameOffset ?? valueOffset) : valueOffset
         let position = TextPosition(of: offset, in: input)
         return ValueSource(
-            origin: origin.kind, path: path.text, line: position.line, column: position.column, position: offset, rule: origin.rule,
+            origin: origin.kind, path: Self.text(of: steps), line: position.line, column: position.column, position: offset, rule: origin.rule,
             op: op, renames: renamed)
     }
 

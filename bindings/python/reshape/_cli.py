@@ -544,14 +544,7 @@ def _trace(arguments: Sequence[str]) -> int:
         raise _usage(extra)
     rules = _compile(parsed.values["--rules"])
     source, path = parsed.positionals[0], parsed.positionals[1]
-    try:
-        if source == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(source, "rb") as file:
-                data = file.read()
-    except OSError as error:
-        raise _Exit(2, f"io_error: cannot read input file '{source}': {os.strerror(error.errno or 0)}") from None
+    data = _read_input(source)
     try:
         # The library's JSON object, printed as it is (--json) or its description.
         found = rules._trace_json(data, path, "--allow-duplicate-keys" in parsed.flags)
@@ -562,6 +555,17 @@ def _trace(arguments: Sequence[str]) -> int:
     else:
         sys.stdout.write(json.loads(found)["description"] + "\n")
     return 0
+
+
+def _read_input(source: str) -> bytes:
+    """The whole input: a file, or standard input for '-'; a failure as the CLI says it."""
+    try:
+        if source == "-":
+            return sys.stdin.buffer.read()
+        with open(source, "rb") as file:
+            return file.read()
+    except OSError as error:
+        raise _Exit(2, f"io_error: cannot read input file '{source}': {os.strerror(error.errno or 0)}") from None
 
 
 def _explain(arguments: Sequence[str]) -> int:
@@ -583,14 +587,7 @@ def _explain(arguments: Sequence[str]) -> int:
         raise _usage(extra)
     rules = _compile(parsed.values["--rules"])
     source = parsed.positionals[0]
-    try:
-        if source == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(source, "rb") as file:
-                data = file.read()
-    except OSError as error:
-        raise _Exit(2, f"io_error: cannot read input file '{source}': {os.strerror(error.errno or 0)}") from None
+    data = _read_input(source)
     try:
         # The library's JSON object, printed as it is (--json) or its description.
         found = rules._explain_json(data, "--allow-duplicate-keys" in parsed.flags)
@@ -661,14 +658,7 @@ def _infer(arguments: Sequence[str]) -> int:
         raise _Exit(2, "invalid_argument: standard input can be read once: give '-' as one sample only")
     samples = []
     for source in parsed.positionals:
-        try:
-            if source == "-":
-                data = sys.stdin.buffer.read()
-            else:
-                with open(source, "rb") as file:
-                    data = file.read()
-        except OSError as error:
-            raise _Exit(2, f"io_error: cannot read input file '{source}': {os.strerror(error.errno or 0)}") from None
+        data = _read_input(source)
         try:
             Rules([]).apply(data)  # each sample read alone, so that an error names it
         except ReshapeError as error:

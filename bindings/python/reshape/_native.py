@@ -425,6 +425,16 @@ def apply(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tu
         free(out.value)
 
 
+def _taken(status: int, out: ctypes.c_void_p, out_length: ctypes.c_size_t, error: Error) -> Tuple[int, Optional[bytes], Error]:
+    """A call's JSON output, copied and freed: (status, the bytes or None, error)."""
+    if status != 0 or out.value is None:
+        return status, None, error
+    try:
+        return status, ctypes.string_at(out.value, out_length.value), error
+    finally:
+        free(out.value)
+
+
 def trace(handle: int, data: "Union[bytes, int]", length: int, flags: int, path: bytes) -> Tuple[int, Optional[bytes], Error]:
     """reshape_trace: (status, the source as JSON text or None, error)."""
     out = ctypes.c_void_p()
@@ -432,12 +442,7 @@ def trace(handle: int, data: "Union[bytes, int]", length: int, flags: int, path:
     error = Error()
     status = lib.reshape_trace(handle, data, length, flags, path, ctypes.byref(out), ctypes.byref(out_length),
                                ctypes.byref(error))
-    if status != 0 or out.value is None:
-        return status, None, error
-    try:
-        return status, ctypes.string_at(out.value, out_length.value), error
-    finally:
-        free(out.value)
+    return _taken(status, out, out_length, error)
 
 
 def explain(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> Tuple[int, Optional[bytes], Error]:
@@ -446,12 +451,7 @@ def explain(handle: int, data: "Union[bytes, int]", length: int, flags: int) -> 
     out_length = ctypes.c_size_t()
     error = Error()
     status = lib.reshape_explain(handle, data, length, flags, ctypes.byref(out), ctypes.byref(out_length), ctypes.byref(error))
-    if status != 0 or out.value is None:
-        return status, None, error
-    try:
-        return status, ctypes.string_at(out.value, out_length.value), error
-    finally:
-        free(out.value)
+    return _taken(status, out, out_length, error)
 
 
 def infer(samples: bytes, options: bytes) -> Tuple[int, Optional[bytes], Error]:
@@ -461,12 +461,7 @@ def infer(samples: bytes, options: bytes) -> Tuple[int, Optional[bytes], Error]:
     error = Error()
     status = lib.reshape_infer(samples, len(samples), options, ctypes.byref(out), ctypes.byref(out_length),
                                ctypes.byref(error))
-    if status != 0 or out.value is None:
-        return status, None, error
-    try:
-        return status, ctypes.string_at(out.value, out_length.value), error
-    finally:
-        free(out.value)
+    return _taken(status, out, out_length, error)
 
 
 def apply_cb(handle: int, data: "Union[bytes, int]", length: int, flags: int,
