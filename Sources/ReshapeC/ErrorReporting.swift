@@ -71,8 +71,8 @@ private func fill(
     destination.pointee.source_line = 0
     destination.pointee.source_column = 0
     destination.pointee.source_position = 0
-    withUnsafeMutableBytes(of: &destination.pointee.source_path) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
-    withUnsafeMutableBytes(of: &destination.pointee.source_op) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+    withUnsafeMutableBytes(of: &destination.pointee.source_path) { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+    withUnsafeMutableBytes(of: &destination.pointee.source_op) { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
     withUnsafeMutableBytes(of: &destination.pointee.reserved) { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
 }
 

@@ -248,18 +248,23 @@ final class SourceTracer {
                 current = places[node]?.parent
             }
         }
+        func noteReplacement(of old: Node, by node: Node, at after: () -> String) throws(ReshapeError) {
+            replaced.insert(old)
+            // A new value equal to the one it replaced changed nothing.
+            if json_equal(old, node) != 0 { return }
+            try note(.replaced, anchor: old) {
+                TraceChange(kind: .replaced, outputPath: after(), inputPath: self.inputPathText(old), before: ValuePreview.text(old), after: ValuePreview.text(node))
+            }
+        }
         for (node, place) in fresh {
             guard let origin = origins[node], origin.rule == rulesRun else { continue }
             let after = { self.pathText(node, in: newPlaces) }
             switch origin.kind {
-            case .replaced, .added where nodesAt[place] != nil && newPlaces[nodesAt[place]!] == nil:
-                let old = nodesAt[place]!
-                replaced.insert(old)
-                // A new value equal to the one it replaced changed nothing.
-                if json_equal(old, node) != 0 { continue }
-                try note(.replaced, anchor: old) {
-                    TraceChange(kind: .replaced, outputPath: after(), inputPath: self.inputPathText(old), before: ValuePreview.text(old), after: ValuePreview.text(node))
-                }
+            case .replaced:
+                try noteReplacement(of: nodesAt[place]!, by: node, at: after)
+            case .added where nodesAt[place].map({ newPlaces[$0] == nil }) ?? false:
+                // In place of a value a rule had added: a replacement too.
+                try noteReplacement(of: nodesAt[place]!, by: node, at: after)
             case .added:
                 // A value inside another the rule made is part of that one.
                 if place.parent.map({ freshNodes.contains($0) }) ?? false { continue }
