@@ -61,6 +61,40 @@ import Testing
         }
     }
 
+    /// The same property on seeded random documents and rule lists over every op (RandomJSON and
+    /// TraceTests' extra rules): a rule made changes exactly when the document changed, changed no
+    /// more values than it selected, and fails exactly where apply fails.
+    @Test func randomDocumentsAndRuleLists() throws {
+        var random = SeededGenerator(seed: 24_680)
+        var explained = 0
+        var failures = 0
+        for _ in 0..<1500 {
+            let text = RandomJSON.value(&random, depth: 0)
+            let input = Array(text.utf8)
+            let specs = (0..<(1 + random.next(4))).map { _ in random.next(3) == 0 ? TraceTests.extraRule(&random) : RandomJSON.rule(&random) }
+            guard let rules = try? Rules(json: "[" + specs.joined(separator: ",") + "]"), (try? JSONValue(json: input)) != nil else { continue }
+            let explanation = try rules.explain(input)
+            var before = try JSONValue(json: input)
+            for (offset, step) in explanation.rules.enumerated() {
+                let after = try JSONValue(json: try Rules(json: "[" + specs[offset] + "]").apply(to: try before.json()))
+                let context = "rules \(specs)\ninput \(text)\nrule \(step.rule): \(step.description)"
+                #expect((step.changes > 0) == (before != after), "\(context)")
+                #expect(step.changed <= step.selected, "\(context)")
+                before = after
+            }
+            let applied = Result { () throws(ReshapeError) -> [UInt8] in try rules.apply(to: input) }
+            switch applied {
+            case .success:
+                #expect(explanation.failure == nil && explanation.rules.count == specs.count, "rules \(specs)\ninput \(text)")
+            case .failure(let error):
+                failures += 1
+                #expect(explanation.failure?.rule == error.rule && explanation.failure?.path == error.path, "rules \(specs)\ninput \(text)")
+            }
+            explained += 1
+        }
+        #expect(explained > 1000 && failures > 50)
+    }
+
     @Test func eachKindOfChange() throws {
         let rules = try Rules(json: #"""
             [{"op":"unwrap","path":"$.data"},{"op":"remove","path":"$[*].x"},{"op":"default","path":"$[*]","key":"plan","value":"free"},

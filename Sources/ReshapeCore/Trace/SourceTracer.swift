@@ -251,7 +251,7 @@ final class SourceTracer {
         func noteReplacement(of old: Node, by node: Node, at after: () -> String) throws(ReshapeError) {
             replaced.insert(old)
             // A new value equal to the one it replaced changed nothing.
-            if json_equal(old, node) != 0 { return }
+            if SameValue.holds(old, node) { return }
             try note(.replaced, anchor: old) {
                 TraceChange(kind: .replaced, outputPath: after(), inputPath: self.inputPathText(old), before: ValuePreview.text(old), after: ValuePreview.text(node))
             }

@@ -76,3 +76,48 @@ enum ValuePreview {
         return String(shortened) + "…"
     }
 }
+
+/// Whether two values are the same JSON: the same type, members in the same order with the same
+/// names, the same elements, equal scalars (numbers of the same kind by value). Unlike jansson's
+/// `json_equal`, a `null` or boolean node of the tracer's own equals jansson's, and member order
+/// counts. Iterative, so depth does not matter.
+enum SameValue {
+    static func holds(_ first: Node, _ second: Node) -> Bool {
+        var pending: [(Node, Node)] = [(first, second)]
+        while let (one, other) = pending.popLast() {
+            if one == other { continue }
+            guard one.pointee.type == other.pointee.type else { return false }
+            if one.isObject {
+                guard one.objectCount == other.objectCount else { return false }
+                var names: [KeyBytes] = []
+                var values: [Node] = []
+                one.forEachStoredMember { name, value in
+                    names.append(name)
+                    values.append(value)
+                }
+                var index = 0
+                var same = true
+                other.forEachStoredMember { name, value in
+                    guard same, index < names.count, names[index].elementsEqual(name) else {
+                        same = false
+                        return
+                    }
+                    pending.append((values[index], value))
+                    index += 1
+                }
+                guard same else { return false }
+            } else if one.isArray {
+                guard one.arrayCount == other.arrayCount else { return false }
+                for index in 0..<one.arrayCount {
+                    guard let left = one.storedElement(index), let right = other.storedElement(index) else { return false }
+                    pending.append((left, right))
+                }
+            } else if one.isNull || one.pointee.type == JSON_TRUE || one.pointee.type == JSON_FALSE {
+                continue
+            } else if json_equal(one, other) == 0 {
+                return false
+            }
+        }
+        return true
+    }
+}
