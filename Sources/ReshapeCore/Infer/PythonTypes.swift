@@ -43,9 +43,10 @@ private struct PythonTypeWriter {
     }
 
     mutating func writeRoot(_ type: InferredType) {
-        if case .object(let fields) = type.kind {
+        if case .object(let fields) = type.kind, !type.nullable {
             writeTypedDict(root, fields: fields)
         } else {
+            // Not an object, or an object or `null`: an alias of the type.
             let value = typeExpression(type, hint: root, parent: root, element: true)
             declarations.append("\(root) = \(type.nullable ? value + " | None" : value)\n")
         }
@@ -59,7 +60,10 @@ private struct PythonTypeWriter {
             if !field.required { type = "NotRequired[\(type)]" }
             members.append((field.name, type))
         }
-        let classSyntax = members.allSatisfy { SwiftNames.isIdentifier($0.name) && !Self.keywords.contains($0.name) }
+        // A class body mangles names that start with `__` (`__x` becomes `_Name__x`).
+        let classSyntax = members.allSatisfy {
+            SwiftNames.isIdentifier($0.name) && !Self.keywords.contains($0.name) && !$0.name.hasPrefix("__")
+        }
         if classSyntax {
             var lines = ["class \(name)(TypedDict):"]
             if members.isEmpty { lines.append("    pass") }

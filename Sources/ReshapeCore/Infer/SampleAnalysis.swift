@@ -46,6 +46,8 @@ final class SampleAnalysis {
     private var knownFieldNames: Set<String> = []
     /// Override paths that selected a place.
     private(set) var usedOverrides: Set<Int> = []
+    /// Above 0 inside a dictionary, where `convertKeys` leaves names as they are.
+    private var keepingNames = 0
 
     init(options: InferenceOptions) throws(ReshapeError) {
         self.options = options
@@ -76,7 +78,9 @@ final class SampleAnalysis {
 
     /// Looks at the values `items`, found at `input` in the input and at `output` after every
     /// `keyedToArray`, and at everything below them; returns their type in the output.
-    func analyze(_ items: [Item], input: PathPattern, output: PathPattern, depth: Int) -> InferredType {
+    /// `areRecords`: the values are the records of a keyed collection, which `keyedToArray` gives an
+    /// id: none of them is `{}` in the output.
+    func analyze(_ items: [Item], input: PathPattern, output: PathPattern, depth: Int, areRecords: Bool = false) -> InferredType {
         var nulls = 0, bools = 0, integers = 0, reals = 0, blankCount = 0
         var strings: [String] = []
         var objects: [(JSONObject, [PathMatcher.States])] = []
@@ -100,7 +104,8 @@ final class SampleAnalysis {
         if scalars == 0, !forcedObject, let collection = keyedCollection(objects, arrays, forced: forcedMap, at: input) {
             return records(collection, objects: objects, arrays: arrays, input: input, output: output, depth: depth)
         }
-        if scalars == 0, arrays.isEmpty, !forcedObject, !objects.isEmpty, objects.contains(where: { !$0.0.isEmpty }) {
+        // Not for records: a record has its id beside its fields.
+        if scalars == 0, arrays.isEmpty, !forcedObject, !areRecords, !objects.isEmpty, objects.contains(where: { !$0.0.isEmpty }) {
             let score = CollectionScore(objects.map(\.0))
             if forcedMap || score.score >= CollectionScore.threshold {
                 var values: [Item] = []
@@ -108,7 +113,10 @@ final class SampleAnalysis {
                     for member in object.members { values.append(Item(value: member.value, states: child(states, name: member.key))) }
                 }
                 dictionaries.append(output)
+                // `convertKeys` excludes the dictionary and everything below it: names there stay.
+                keepingNames += 1
                 let value = analyze(values, input: input.appending(.anyMember), output: output.appending(.anyMember), depth: depth + 1)
+                keepingNames -= 1
                 return InferredType(.dictionary(value), nullable: nulls > 0)
             }
         }
@@ -116,11 +124,15 @@ final class SampleAnalysis {
         var kinds: [InferredType] = []
         var nullable = nulls > 0
         // Objects: one record type over all of them; `{}` beside objects with members is null.
+        // The response itself is never made null, nor is a record (it has its id): there, `{}` is
+        // an object whose members are all missing, and `[]` an array.
+        let isRoot = output.steps.isEmpty || areRecords
         let filled = objects.filter { !$0.0.isEmpty }
         let emptyCount = objects.count - filled.count
         if !filled.isEmpty {
-            kinds.append(InferredType(.object(fields(filled, input: input, output: output, depth: depth)), nullable: false))
-            if emptyCount > 0 {
+            let fields = fields(filled, of: isRoot ? objects.count : filled.count, input: input, output: output, depth: depth)
+            kinds.append(InferredType(.object(fields), nullable: false))
+            if emptyCount > 0 && !isRoot {
                 nullable = true
                 empties.append(Finding(
                     op: "emptyObjectToNull", pattern: output, params: [],
@@ -132,7 +144,7 @@ final class SampleAnalysis {
         // Arrays: one element type over all their elements. `[]` where only objects are found
         // otherwise is PHP's empty object: null.
         let filledArrays = arrays.filter { !$0.0.isEmpty }
-        if !filled.isEmpty, filledArrays.isEmpty, !arrays.isEmpty {
+        if !filled.isEmpty, filledArrays.isEmpty, !arrays.isEmpty, !isRoot {
             nullable = true
             emptyArrays.append(Finding(
                 op: "emptyArrayToNull", pattern: output, params: [],
@@ -141,11 +153,11 @@ final class SampleAnalysis {
             kinds.append(elements(arrays, input: input, output: output, depth: depth))
         }
         // Strings: blanks, and numbers or booleans sent as strings.
-        let coercion = strings.isEmpty ? nil : coercionTarget(strings, bools: bools, numbers: integers + reals, others: objects.count + arrays.count, name: input.lastName ?? "")
+        let coercion = strings.isEmpty || isRoot ? nil : coercionTarget(strings, bools: bools, numbers: integers + reals, others: objects.count + arrays.count, name: input.lastName ?? "")
         var blankBecomesNull = false
         // A number or boolean sent as a string is sent as "" when absent, seen or not: "" first
         // becomes null there, and the type is optional.
-        if blankCount > 0 || coercion != nil {
+        if (blankCount > 0 || coercion != nil) && !isRoot {
             let others = nulls + bools + integers + reals + objects.count + arrays.count
             let enumLike = !strings.isEmpty && Self.isEnumLike(strings)
             if coercion != nil || others > 0 || enumLike {
@@ -267,7 +279,7 @@ final class SampleAnalysis {
         let wrapName = options.name
         let recordsAt = isRoot ? PathPattern.root.appending(.name(wrapName)) : output
         let inputStep: PathPattern.Step = objects.isEmpty ? .anyElement : .anyMember
-        let record = analyze(items, input: input.appending(inputStep), output: recordsAt.appending(.anyElement), depth: depth + 1)
+        let record = analyze(items, input: input.appending(inputStep), output: recordsAt.appending(.anyElement), depth: depth + 1, areRecords: true)
         var fields: [InferredField] = [InferredField(name: convertedName(idKey), type: InferredType(.string, nullable: false), required: true)]
         note(fieldName: idKey)
         if case .object(let members) = record.kind { fields += members }
@@ -299,7 +311,11 @@ final class SampleAnalysis {
 
     // MARK: - Objects and arrays
 
-    private func fields(_ objects: [(JSONObject, [PathMatcher.States])], input: PathPattern, output: PathPattern, depth: Int) -> [InferredField] {
+    /// The fields of `objects`, one of `total` objects found at the place (a member missing from
+    /// some of them is optional).
+    private func fields(
+        _ objects: [(JSONObject, [PathMatcher.States])], of total: Int, input: PathPattern, output: PathPattern, depth: Int
+    ) -> [InferredField] {
         var order: [String] = []
         var values: [String: [Item]] = [:]
         for (object, states) in objects {
@@ -312,7 +328,7 @@ final class SampleAnalysis {
             note(fieldName: name)
             let items = values[name]!
             let type = analyze(items, input: input.appending(.name(name)), output: output.appending(.name(name)), depth: depth + 1)
-            return InferredField(name: convertedName(name), type: type, required: items.count == objects.count)
+            return InferredField(name: convertedName(name), type: type, required: items.count == total)
         }
     }
 
@@ -431,13 +447,14 @@ final class SampleAnalysis {
 
     /// The name a member has in the output.
     func convertedName(_ name: String) -> String {
-        guard let conversion = options.keys.conversion else { return name }
+        guard keepingNames == 0, let conversion = options.keys.conversion else { return name }
         let bytes = Array(name.utf8)
         let converted = bytes.withUnsafeBytes { conversion($0) }
         return converted.map { String(decoding: $0, as: UTF8.self) } ?? name
     }
 
     private func note(fieldName name: String) {
+        guard keepingNames == 0 else { return }
         if knownFieldNames.insert(name).inserted { fieldNames.append(name) }
     }
 

@@ -79,11 +79,12 @@ private struct SwiftTypeWriter {
                 "    ]",
             ]
         ).joined(separator: "\n")
-        if case .object(let fields) = type.kind {
+        if case .object(let fields) = type.kind, !type.nullable {
             writeStruct(root, fields: fields, conformances: "PayloadTransformable, Encodable", extra: rulesDeclaration)
             return
         }
-        // Not an object: the root holds the value, decoded from the whole (reshaped) response.
+        // Not an object (or an object or `null`): the root holds the value, decoded from the whole
+        // (reshaped) response.
         let value = typeExpression(type, hint: root, parent: root, element: true, optional: type.nullable)
         var lines = ["/// The reshaped response.", "struct \(root): PayloadTransformable, Encodable {", rulesDeclaration, ""]
         lines.append("    let value: \(value)")
