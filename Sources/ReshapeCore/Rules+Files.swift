@@ -79,15 +79,24 @@ extension Rules {
             // A stream traced its failing record itself; a whole tree is traced from the file.
             guard error.code == .ruleFailed, error.source == nil else { throw error }
             var traced = error
-            traced.source = sourceOfFailure(error, inFile: descriptor, options: options)
+            traced.source = sourceOfFailure(error, inFile: descriptor, options: options) ?? sourceOfFailure(error, held: input, options: options)
             throw traced
         }
         try sink.flush()
         _ = settings.progress?(read, read)  // The end: too late to cancel.
     }
 
-    /// Files up to this size are read again to trace a failure to the input (``ReshapeError/source``).
+    /// Files up to this size are read again to trace a failure to the input (``ReshapeError/source``),
+    /// and pipes up to this size keep their text for it while the whole tree is built.
     static let traceFileLimit = 64 << 20
+
+    /// The source of a rule's failure on input that `region` still holds whole (a pipe's text kept
+    /// by the whole-tree parse), or nil.
+    @inline(never)
+    private func sourceOfFailure(_ error: ReshapeError, held region: InputRegion, options: ApplyOptions) -> ValueSource? {
+        guard region.releasedTo == 0, region.isAtEnd else { return nil }
+        return sourceOfFailure(error, in: region.text, options: options)
+    }
 
     /// The source of a rule's failure on the regular file `descriptor` (read again from its start,
     /// up to `traceFileLimit` bytes), or nil.

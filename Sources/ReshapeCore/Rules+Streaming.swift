@@ -147,6 +147,8 @@ extension Rules {
             maxDepth: limits.resolved(inputBytes: region.knownSize ?? 0).maxDepth)
         parser.region = region
         parser.releasesBehind = true
+        // A pipe cannot be read again: its text is kept while small enough to trace a failure to.
+        if region.knownSize == nil { parser.keepsFirst = Self.traceFileLimit }
         parser.progress = progress
         let root = try parser.parseDocument()
         let bytes = region.filled

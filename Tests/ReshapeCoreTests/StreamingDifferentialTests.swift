@@ -851,6 +851,29 @@ import Testing
         #expect(error.description.hasSuffix("(input: $['data']['u1'], line 1, column 27)"))
     }
 
+    /// A document the rules need whole, from a pipe, larger than is read before the rules run:
+    /// its text is kept (up to `traceFileLimit`) while the tree is built, so the failure is traced.
+    @Test func aLargeWholeDocumentFromAPipeIsTraced() throws {
+        let rules = try Rules(json: #"[{"op":"remove","path":"$[-1]"},{"op":"keyedToArray","path":"$[0]","nonObject":"skip"},{"op":"coerce","path":"$[0]","to":"integer"}]"#)
+        let records = (0..<3000).map { #"{"x": "\#($0)", "pad": "\#(String(repeating: "y", count: 50))"}"# }
+        let input = Array(("[" + records.joined(separator: ",\n") + "]").utf8)
+        #expect(input.count > 3 * 65536)
+        let read = try Self.throughPipe(input) { (source, output) throws(ReshapeError) in
+            try rules.apply(fromDescriptor: source, toDescriptor: output)
+        }
+        guard case .failure(let error) = read else {
+            Issue.record("expected coerce to fail")
+            return
+        }
+        let inMemory = Result { () throws(ReshapeError) -> [UInt8] in try rules.apply(to: input) }
+        guard case .failure(let expected) = inMemory else {
+            Issue.record("expected coerce to fail in memory")
+            return
+        }
+        #expect(error == expected && error.source == expected.source && error.source != nil, "\(error)")
+        #expect(error.description.hasSuffix("(input: $[0], line 1, column 2, replaced by rule 2 (keyedToArray))"))
+    }
+
     /// A container no rule's filter looks into is copied from the text by the writer (as the
     /// fused pass copies a record), not token by token: written canonically (white space,
     /// escapes, numbers), with its duplicate names found, its depth counted, and nothing else

@@ -50,6 +50,9 @@ struct JSONParser: ~Copyable {
     /// With a region: give its bytes back as the parse goes past them (a whole-document parse,
     /// which holds the tree and not the text; a stream gives back what its batches are done with).
     var releasesBehind = false
+    /// With `releasesBehind`: nothing is given back while the input read stays within this many
+    /// bytes (a pipe's text, kept so that a rule's failure can be traced to it).
+    var keepsFirst = 0
     /// Where the token being read starts: with `releasesBehind`, nothing from here on is given back.
     var tokenStart = 0
     /// The failure to read more of `region`, reported in place of the syntax error it leads to.
@@ -177,7 +180,7 @@ struct JSONParser: ~Copyable {
     @inline(never)
     mutating func readMore() -> Bool {
         guard let region, readError == nil else { return false }
-        if releasesBehind { giveBack(below: min(tokenStart, index)) }
+        if releasesBehind && region.filled > keepsFirst { giveBack(below: min(tokenStart, index)) }
         do throws(ReshapeError) {
             guard try region.readMore() else { return false }
         } catch {

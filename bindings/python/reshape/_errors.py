@@ -21,8 +21,7 @@ class ReshapeError(ValueError):
         message: the whole one-line description, as ``str(error)`` shows it.
         source: for a rule's failure, where the failing value was in the input before the rules
             before it moved or renamed it (a `reshape.Source`, without its renames), or None when
-            not known (a document reshaped whole from a pipe of 64 KiB or more, or a file over
-            64 MiB).
+            not known (a document over 64 MiB reshaped whole from a pipe or a file).
     """
 
     code: str = "internal"
