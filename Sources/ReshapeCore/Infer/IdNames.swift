@@ -120,7 +120,7 @@ struct CollectionScore {
         idKind = kinds.max { $0.value < $1.value || ($0.value == $1.value && $0.key.rawValue > $1.key.rawValue) }?.key
         shape = Self.likeness(values)
         if objects.count >= 2 {
-            let recurrence = order.isEmpty ? 1 : order.reduce(0.0) { $0 + Double(counts[$1]!) / Double(objects.count) } / Double(order.count)
+            let recurrence = order.isEmpty ? 1 : order.reduce(0.0) { $0 + Double(counts[$1, default: 0]) / Double(objects.count) } / Double(order.count)
             variety = 1 - recurrence
         } else {
             variety = min(1, Double(order.count) / 10)

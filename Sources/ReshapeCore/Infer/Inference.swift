@@ -114,7 +114,7 @@ public struct Inference: Sendable {
         var payloads = samples
         if options.unwrap, let (name, reason) = envelope(samples) {
             add("unwrap", [("path", .string(PathPattern.root.appending(.name(name)).text))], reason)
-            payloads = samples.map { $0[name]! }
+            payloads = samples.map { $0[name] ?? .null }  // every sample has it (`envelope`)
         }
         let analysis = try SampleAnalysis(options: options)
         guard let type = TraceThread.run({ analysis.analyze(analysis.roots(payloads), input: .root, output: .root, depth: 0) }) else {
@@ -195,10 +195,10 @@ public struct Inference: Sendable {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(finding)
         }
-        return order.map { key in
-            let members = groups[key]!
-            let first = members[0]
-            let path = first.pattern.lastName == nil ? first.pattern.text : first.pattern.parent.text(members: members.map { $0.pattern.lastName! })
+        return order.compactMap { key in
+            let members = groups[key] ?? []
+            guard let first = members.first else { return nil }
+            let path = first.pattern.lastName == nil ? first.pattern.text : first.pattern.parent.text(members: members.map { $0.pattern.lastName ?? "" })
             return Group(op: first.op, path: path, params: first.params, reason: members.map(\.reason).joined(separator: "; "))
         }
     }

@@ -41,7 +41,7 @@ struct PathPattern: Hashable, Sendable {
 
     /// The query selecting the members `names` of the values at this pattern, as one union.
     func text(members names: [String]) -> String {
-        guard names.count > 1 else { return appending(.name(names[0])).text }
+        guard names.count > 1 else { return names.first.map { appending(.name($0)).text } ?? text }
         return text + "[" + names.map(Self.quotedName).joined(separator: ",") + "]"
     }
 
@@ -77,7 +77,7 @@ func literal(
         case "\n": literal += "\\n"
         case "\r": literal += "\\r"
         case "\t": literal += "\\t"
-        case _ where shortEscapes[scalar] != nil: literal += shortEscapes[scalar]!
+        case _ where shortEscapes[scalar] != nil: literal += shortEscapes[scalar] ?? ""
         case _ where scalar.value < 0x20 || scalar.value == 0x7F: literal += control(scalar.value)
         default: literal.unicodeScalars.append(scalar)
         }

@@ -326,7 +326,7 @@ final class SampleAnalysis {
         }
         return order.map { name in
             note(fieldName: name)
-            let items = values[name]!
+            let items = values[name] ?? []
             let type = analyze(items, input: input.appending(.name(name)), output: output.appending(.name(name)), depth: depth + 1)
             return InferredField(name: convertedName(name), type: type, required: items.count == total)
         }
@@ -346,7 +346,7 @@ final class SampleAnalysis {
             return InferredType(.array(element, lossy: false), nullable: false)
         }
         // Elements that disagree: the type of the most common kind; the others are dropped.
-        let majority = kinds.max { $0.value < $1.value || ($0.value == $1.value && "\($0.key)" > "\($1.key)") }!.key
+        let majority = kinds.max { $0.value < $1.value || ($0.value == $1.value && "\($0.key)" > "\($1.key)") }?.key ?? .null
         let kept = items.filter { ValueKind($0.value) == majority }
         let element = analyze(kept, input: input.appending(.anyElement), output: output.appending(.anyElement), depth: depth + 1)
         return InferredType(.array(element, lossy: true), nullable: false)
@@ -435,7 +435,8 @@ final class SampleAnalysis {
         if numbers > 0 { parts.append("numbers") }
         if objects > 0 { parts.append("objects") }
         if arrays > 0 { parts.append("arrays") }
-        return parts.count <= 1 ? parts.joined() : parts.dropLast().joined(separator: ", ") + " or " + parts.last!
+        guard let last = parts.last, parts.count > 1 else { return parts.joined() }
+        return parts.dropLast().joined(separator: ", ") + " or " + last
     }
 
     static func format(_ score: Double) -> String {

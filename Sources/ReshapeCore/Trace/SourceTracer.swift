@@ -261,10 +261,10 @@ final class SourceTracer {
             let after = { self.pathText(node, in: newPlaces) }
             switch origin.kind {
             case .replaced:
-                try noteReplacement(of: nodesAt[place]!, by: node, at: after)
+                if let old = nodesAt[place] { try noteReplacement(of: old, by: node, at: after) }
             case .added where nodesAt[place].map({ newPlaces[$0] == nil }) ?? false:
                 // In place of a value a rule had added: a replacement too.
-                try noteReplacement(of: nodesAt[place]!, by: node, at: after)
+                if let old = nodesAt[place] { try noteReplacement(of: old, by: node, at: after) }
             case .added:
                 // A value inside another the rule made is part of that one.
                 if place.parent.map({ freshNodes.contains($0) }) ?? false { continue }
@@ -274,12 +274,12 @@ final class SourceTracer {
                     TraceChange(kind: .added, outputPath: after(), inputPath: "", before: "", after: ValuePreview.text(node))
                 }
             case .rebuilt:
-                let from = origin.from!
+                guard let from = origin.from else { continue }
                 try note(.rebuilt, anchor: from) {
                     TraceChange(kind: .rebuilt, outputPath: after(), inputPath: self.inputPathText(from), before: ValuePreview.text(from), after: ValuePreview.text(node))
                 }
             case .memberName:
-                let owner = origin.from!
+                guard let owner = origin.from else { continue }
                 try note(.memberName, anchor: owner) {
                     var name: [UInt8] = []
                     if case .name(let old)? = self.places[owner]?.step { name = old }
