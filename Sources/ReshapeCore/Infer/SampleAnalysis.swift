@@ -112,7 +112,8 @@ final class SampleAnalysis {
                 for (object, states) in objects {
                     for member in object.members { values.append(Item(value: member.value, states: child(states, name: member.key))) }
                 }
-                dictionaries.append(output)
+                // One inside another is excluded with it already.
+                if keepingNames == 0 { dictionaries.append(output) }
                 // `convertKeys` excludes the dictionary and everything below it: names there stay.
                 keepingNames += 1
                 let value = analyze(values, input: input.appending(.anyMember), output: output.appending(.anyMember), depth: depth + 1)
