@@ -170,29 +170,32 @@ final class SourceTracer {
     /// Meets every node of the document after rule `rule` (0: the input).
     private func walk(afterRule rule: Int) throws(ReshapeError) {
         var newPlaces: [Node: Place] = [:]
-        var newNodesAt: [Place: Node] = [:]
         newPlaces.reserveCapacity(places.count)
+        var newNodesAt: [Place: Node] = [:]
         newNodesAt.reserveCapacity(places.count)
-        var pending: [(node: Node, place: Place)] = [(document.root, Place(parent: nil, step: .root))]
+        // `kept`: the member is where the walk before met it, under the same name (no renaming to
+        // look for, and its step is that walk's: no new array).
+        var pending: [(node: Node, place: Place, kept: Bool)] = [(document.root, Place(parent: nil, step: .root), false)]
         // Nodes met for the first time, parents before children: their origins are decided once
         // the walk knows which nodes of before are still in the document (moved, not replaced).
         var fresh: [(node: Node, place: Place)] = []
         var freshNodes = Set<Node>()
         var order: [Node] = []
         var renamed: [(node: Node, from: [UInt8], to: [UInt8])] = []
-        while let (found, place) = pending.popLast() {
+        while let (found, place, kept) = pending.popLast() {
             try document.charge(1)
             var node = found
             if isShared(node) { node = try ownNode(replacing: node, at: place) }
             if recordsChanges { order.append(node) }
-            if origins[node] == nil && freshNodes.contains(node) {
-                // Met twice in this walk (a scalar shared by a copy): one origin.
-            } else if origins[node] == nil {
-                fresh.append((node, place))
-                freshNodes.insert(node)
-                if rule == 0 { inputPlaces[node] = place }
-                held.append(Make.retain(node))
-            } else if let before = places[node], case .name(let old) = before.step, case .name(let new) = place.step, old != new {
+            if origins[node] == nil {
+                if !freshNodes.contains(node) {
+                    fresh.append((node, place))
+                    freshNodes.insert(node)
+                    if rule == 0 { inputPlaces[node] = place }
+                    held.append(Make.retain(node))
+                }
+                // Else met twice in this walk (a scalar shared by a copy): one origin.
+            } else if !kept, case .name(let new) = place.step, let before = places[node], case .name(let old) = before.step, old != new {
                 if recordsChanges { renamed.append((node, old, new)) }
                 renames[node, default: []].append(ValueSource.Rename(
                     rule: rule, op: type(of: operations[rule - 1]).name, from: String(decoding: old, as: UTF8.self),
@@ -201,12 +204,18 @@ final class SourceTracer {
             newPlaces[node] = place
             newNodesAt[place] = node
             if node.isObject {
-                var children: [(Node, Place)] = []
-                node.forEachStoredMember { key, value in children.append((value, Place(parent: node, step: .name(Array(key))))) }
+                var children: [(Node, Place, Bool)] = []
+                node.forEachStoredMember { key, value in
+                    if let before = places[value], before.parent == node, case .name(let name) = before.step, name.elementsEqual(key) {
+                        children.append((value, before, true))
+                    } else {
+                        children.append((value, Place(parent: node, step: .name(Array(key))), false))
+                    }
+                }
                 pending.append(contentsOf: children.reversed())
             } else if node.isArray {
                 for index in stride(from: node.arrayCount - 1, through: 0, by: -1) {
-                    if let element = node.storedElement(index) { pending.append((element, Place(parent: node, step: .index(index)))) }
+                    if let element = node.storedElement(index) { pending.append((element, Place(parent: node, step: .index(index)), false)) }
                 }
             }
         }
@@ -445,6 +454,16 @@ enum TraceStep: Hashable {
     case root
     case name([UInt8])
     case index(Int)
+
+    /// A name is hashed as the streaming engine hashes names (`RecordNames.hash`): one pass over
+    /// its bytes rather than a `Hasher` call per byte; the walks hash every member's step.
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .root: hasher.combine(-1)
+        case .name(let bytes): hasher.combine(bytes.withUnsafeBytes { RecordNames.hash($0) })
+        case .index(let index): hasher.combine(index)
+        }
+    }
 }
 
 /// Where a value lies in JSON text, found by reading along its path.
