@@ -523,38 +523,46 @@ def _check(arguments: Sequence[str]) -> int:
     return 0
 
 
-def _trace(arguments: Sequence[str]) -> int:
-    shown = _help_or_version(arguments, TRACE_HELP)
-    if shown is not None:
-        sys.stdout.write(shown)
-        return 0
-    parsed = _parse(arguments, _TRACE_OPTIONS)
+def _rules_and_input(arguments: Sequence[str], options: Sequence[Tuple[str, Optional[str], Optional[str]]],
+                     after_input: Sequence[str]) -> Tuple["_Parsed", Rules, bytes]:
+    """`--rules RULES.json INPUT` and the arguments named `after_input`, checked in the order
+    swift-argument-parser checks them; the compiled rules and the input read whole."""
+    parsed = _parse(arguments, options)
     if parsed.value_error:
         raise _usage(parsed.value_error)
     if "--rules" not in parsed.values:
         raise _usage("Missing expected argument '--rules <RULES.json>'")
-    if not parsed.positionals:
-        raise _usage("Missing expected argument '<INPUT>'")
-    if len(parsed.positionals) < 2:
-        raise _usage("Missing expected argument '<PATH>'")
+    for count, name in enumerate(["INPUT", *after_input]):
+        if len(parsed.positionals) <= count:
+            raise _usage(f"Missing expected argument '<{name}>'")
     if parsed.unknown:
         raise _usage(parsed.unknown)
-    extra = _unexpected(parsed.positionals[2:])
+    extra = _unexpected(parsed.positionals[1 + len(after_input):])
     if extra:
         raise _usage(extra)
-    rules = _compile(parsed.values["--rules"])
-    source, path = parsed.positionals[0], parsed.positionals[1]
-    data = _read_input(source)
-    try:
-        # The library's JSON object, printed as it is (--json) or its description.
-        found = rules._trace_json(data, path, "--allow-duplicate-keys" in parsed.flags)
-    except ReshapeError as error:
-        raise _failure(error) from None
+    return parsed, _compile(parsed.values["--rules"]), _read_input(parsed.positionals[0])
+
+
+def _print_library_json(found: bytes, parsed: "_Parsed") -> int:
+    """The library's JSON object, printed as it is (--json) or its description."""
     if "--json" in parsed.flags:
         sys.stdout.write(found.decode("utf-8") + "\n")
     else:
         sys.stdout.write(json.loads(found)["description"] + "\n")
     return 0
+
+
+def _trace(arguments: Sequence[str]) -> int:
+    shown = _help_or_version(arguments, TRACE_HELP)
+    if shown is not None:
+        sys.stdout.write(shown)
+        return 0
+    parsed, rules, data = _rules_and_input(arguments, _TRACE_OPTIONS, ["PATH"])
+    try:
+        found = rules._trace_json(data, parsed.positionals[1], "--allow-duplicate-keys" in parsed.flags)
+    except ReshapeError as error:
+        raise _failure(error) from None
+    return _print_library_json(found, parsed)
 
 
 def _read_input(source: str) -> bytes:
@@ -573,31 +581,12 @@ def _explain(arguments: Sequence[str]) -> int:
     if shown is not None:
         sys.stdout.write(shown)
         return 0
-    parsed = _parse(arguments, _EXPLAIN_OPTIONS)
-    if parsed.value_error:
-        raise _usage(parsed.value_error)
-    if "--rules" not in parsed.values:
-        raise _usage("Missing expected argument '--rules <RULES.json>'")
-    if not parsed.positionals:
-        raise _usage("Missing expected argument '<INPUT>'")
-    if parsed.unknown:
-        raise _usage(parsed.unknown)
-    extra = _unexpected(parsed.positionals[1:])
-    if extra:
-        raise _usage(extra)
-    rules = _compile(parsed.values["--rules"])
-    source = parsed.positionals[0]
-    data = _read_input(source)
+    parsed, rules, data = _rules_and_input(arguments, _EXPLAIN_OPTIONS, [])
     try:
-        # The library's JSON object, printed as it is (--json) or its description.
         found = rules._explain_json(data, "--allow-duplicate-keys" in parsed.flags)
     except ReshapeError as error:
         raise _failure(error) from None
-    if "--json" in parsed.flags:
-        sys.stdout.write(found.decode("utf-8") + "\n")
-    else:
-        sys.stdout.write(json.loads(found)["description"] + "\n")
-    return 0
+    return _print_library_json(found, parsed)
 
 
 def _stem(path: str) -> Optional[str]:
