@@ -134,16 +134,10 @@ public func reshapeTrace(
     _ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
     _ outLength: UnsafeMutablePointer<size_t>?, _ err: UnsafeMutablePointer<reshape_error>?
 ) -> reshape_status {
-    do throws(ReshapeError) {
+    handingOverJSON(to: out, length: outLength, err) { () throws(ReshapeError) in
         let (compiled, text) = try applyArguments(rules, input, inputLength)
         guard let path else { throw ReshapeError(.invalidArgument, "path must not be NULL") }
-        guard let out else { throw ReshapeError(.invalidArgument, "out must not be NULL") }
-        let source = try compiled.source(of: String(cString: path), in: Array(text), options: ApplyOptions(rawValue: flags))
-        let json = try source.json.json()
-        handOver(json, to: out, length: outLength)
-        return succeed(err)
-    } catch {
-        return report(error, to: err)
+        return try compiled.source(of: String(cString: path), in: Array(text), options: ApplyOptions(rawValue: flags)).json.json()
     }
 }
 
@@ -153,15 +147,9 @@ public func reshapeExplain(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<size_t>?,
     _ err: UnsafeMutablePointer<reshape_error>?
 ) -> reshape_status {
-    do throws(ReshapeError) {
+    handingOverJSON(to: out, length: outLength, err) { () throws(ReshapeError) in
         let (compiled, text) = try applyArguments(rules, input, inputLength)
-        guard let out else { throw ReshapeError(.invalidArgument, "out must not be NULL") }
-        let explanation = try compiled.explain(Array(text), options: ApplyOptions(rawValue: flags))
-        let json = try explanation.json.json()
-        handOver(json, to: out, length: outLength)
-        return succeed(err)
-    } catch {
-        return report(error, to: err)
+        return try compiled.explain(text, options: ApplyOptions(rawValue: flags)).json.json()
     }
 }
 
@@ -246,9 +234,10 @@ public func reshapeInfer(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<size_t>?,
     _ err: UnsafeMutablePointer<reshape_error>?
 ) -> reshape_status {
-    do throws(ReshapeError) {
+    handingOverJSON(to: out, length: outLength, err) { () throws(ReshapeError) in
         guard let samples else { throw ReshapeError(.invalidArgument, "samples must not be NULL") }
-        guard let out else { throw ReshapeError(.invalidArgument, "out must not be NULL") }
+        // A size_t beyond Int.max arrives negative: no buffer is that large.
+        guard samplesLength >= 0 else { throw ReshapeError(.invalidArgument, "samples_len is larger than any buffer") }
         let text = UnsafeRawBufferPointer(start: samples, count: samplesLength)
         guard case .array(let list) = try JSONValue(json: text) else {
             throw ReshapeError(.invalidArgument, "samples must be a JSON array of sample documents")
@@ -285,8 +274,20 @@ public func reshapeInfer(
         result["reasons"] = .array(inference.reasons.map(\.json))
         result["swift"] = .string(try inference.swift(root: root))
         result["python"] = .string(try inference.python(root: root))
-        let json = try JSONValue.object(result).json()
-        handOver(json, to: out, length: outLength)
+        return try JSONValue.object(result).json()
+    }
+}
+
+/// Runs `make` and gives the JSON it makes to the caller as a NUL-terminated buffer it frees with
+/// `reshape_free()` (and its length without the NUL); on failure, `*out` is untouched and the
+/// error goes to `err`.
+private func handingOverJSON(
+    to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, length: UnsafeMutablePointer<size_t>?,
+    _ err: UnsafeMutablePointer<reshape_error>?, _ make: () throws(ReshapeError) -> [UInt8]
+) -> reshape_status {
+    do throws(ReshapeError) {
+        guard let out else { throw ReshapeError(.invalidArgument, "out must not be NULL") }
+        handOver(try make(), to: out, length: length)
         return succeed(err)
     } catch {
         return report(error, to: err)

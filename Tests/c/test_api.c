@@ -694,6 +694,8 @@ static void test_explain(void) {
     CHECK(reshape_explain(rules, input, strlen(input), RESHAPE_INPUT_LINES, &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT,
           "JSON Lines");
     CHECK(reshape_explain(rules, input, strlen(input), 0, NULL, &out_len, &err) == RESHAPE_INVALID_ARGUMENT, "NULL out");
+    CHECK(reshape_explain(rules, input, (size_t)-1, 0, &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT && out == NULL,
+          "input_len beyond any buffer");
     reshape_rules_free(rules);
 }
 
@@ -728,6 +730,9 @@ static void test_infer(void) {
               strcmp(err.message, "invalid_argument: --map \"$.nowhere\" selects no object or array in the samples") == 0,
           "unused override: %s", err.message);
     CHECK(reshape_infer(NULL, 0, NULL, &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT, "NULL samples");
+    CHECK(reshape_infer(samples, (size_t)-1, NULL, &out, &out_len, &err) == RESHAPE_INVALID_ARGUMENT && out == NULL &&
+              strcmp(err.message, "invalid_argument: samples_len is larger than any buffer") == 0,
+          "samples_len beyond any buffer: %s", err.message);
     CHECK(reshape_infer(samples, strlen(samples), NULL, NULL, &out_len, &err) == RESHAPE_INVALID_ARGUMENT, "NULL out");
 }
 

@@ -127,14 +127,17 @@ extension Rules {
     /// - Throws: `ReshapeError`: `invalid_json`, `limit_exceeded` (the walks count against the work
     ///   limit), `invalid_argument`.
     public func explain(_ input: [UInt8], options: ApplyOptions = []) throws(ReshapeError) -> Explanation {
+        try input.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try explain(bytes, options: options) }
+    }
+
+    /// ``explain(_:options:)`` on bytes the caller holds for the call (the C API's input, not copied).
+    package func explain(_ input: UnsafeRawBufferPointer, options: ApplyOptions = []) throws(ReshapeError) -> Explanation {
         try options.validate()
         guard !options.contains(.inputLines) else {
             throw ReshapeError(.invalidArgument, "explaining takes one JSON document, not JSON Lines")
         }
         let explained = TraceThread.run {
-            input.withUnsafeBytes { bytes in
-                Result { () throws(ReshapeError) -> Explanation in try explanation(of: bytes, options: options) }
-            }
+            Result { () throws(ReshapeError) -> Explanation in try explanation(of: input, options: options) }
         }
         guard let explained else { throw ReshapeError(.outOfMemory, "no thread to explain on") }
         return try explained.get()
