@@ -26,9 +26,8 @@ import sys
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import _version
+from . import _infer as _inference, _version
 from ._errors import ReshapeError
-from ._infer import infer
 from ._rules import Rules
 
 ROOT_HELP = r"""OVERVIEW: Reshape JSON from quirky APIs with a rules document.
@@ -612,17 +611,22 @@ def _type_name(stem: str) -> str:
 
 
 def _replace_file(path: str, text: str) -> None:
-    """Writes `text` as the whole file at `path`, replaced only once all of it is written (as the
-    CLI does); a device or a pipe is written as it is."""
-    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
-        with open(path, "w", encoding="utf-8") as file:
+    """Writes `text` as the whole file at `path`, replaced only once all of it is written, as the
+    CLI does: a symbolic link's target is replaced (the link stays), an existing file keeps its
+    permissions, and a device or a pipe is written as it is."""
+    target = os.path.realpath(path)
+    existing = os.stat(target) if os.path.exists(target) else None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(target, "w", encoding="utf-8") as file:
             file.write(text)
         return
-    temporary = f"{path}.reshape-{os.getpid()}.tmp"
+    temporary = f"{target}.reshape-{os.getpid()}.tmp"
     try:
         with open(temporary, "w", encoding="utf-8") as file:
             file.write(text)
-        os.replace(temporary, path)
+        if existing is not None:
+            os.chmod(temporary, stat.S_IMODE(existing.st_mode))
+        os.replace(temporary, target)
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
@@ -649,7 +653,7 @@ def _infer(arguments: Sequence[str]) -> int:
     for source in parsed.positionals:
         data = _read_input(source)
         try:
-            Rules([]).apply(data)  # each sample read alone, so that an error names it
+            _inference._one_document(data)  # each sample read alone, so that an error names it
         except ReshapeError as error:
             # The library's line with the sample's name before its message, as the CLI writes it.
             where = re.match(r"^(.*?column \d+: |\w+: )(.*)$", error.message, re.DOTALL)
@@ -662,9 +666,9 @@ def _infer(arguments: Sequence[str]) -> int:
         name = stem if stem and all(c.isascii() and (c.isalnum() or c in "_-") for c in stem) else "items"
     root = parsed.values.get("--root") or (_type_name(stem) if stem else "Root")
     try:
-        found = infer(samples, keys=keys, id_key=parsed.values.get("--id-key", "id"), name=name,
-                      maps=parsed.repeated.get("--map", []), objects=parsed.repeated.get("--object", []),
-                      unwrap="--unwrap" in parsed.flags)
+        found = _inference._infer_documents(samples, _inference._options(
+            keys, parsed.values.get("--id-key", "id"), name, parsed.repeated.get("--map", []),
+            parsed.repeated.get("--object", []), "--unwrap" in parsed.flags))
         swift = found.swift(root=root) if "--swift" in parsed.values else None
         python = found.python(root=root) if "--python" in parsed.values else None
     except ReshapeError as error:

@@ -4,7 +4,7 @@ import json
 from typing import Any, Dict, List, Sequence, Union
 
 from . import _native
-from ._rules import _error
+from ._rules import Rules, _error
 
 Sample = Union[bytes, bytearray, memoryview, str, Any]
 
@@ -41,13 +41,18 @@ class Inference:
         self._options = options
         self.rules: List[Dict[str, Any]] = result["rules"]
         self.reasons: List[Reason] = [Reason(item["rule"], item["op"], item["reason"]) for item in result["reasons"]]
+        # The library writes both sources with every answer: those for the root asked for (the
+        # library's default, "Root", at first) are kept, other roots are asked for again.
+        self._sources: Dict[str, Dict[str, str]] = {options.get("root", "Root"): result}
 
     def _source(self, root: str, language: str) -> str:
-        options = dict(self._options, root=root)
-        status, output, error = _native.infer(self._samples, json.dumps(options).encode("utf-8"))
-        if status != 0 or output is None:
-            raise _error(status, error)
-        text: str = json.loads(output)[language]
+        if root not in self._sources:
+            options = dict(self._options, root=root)
+            status, output, error = _native.infer(self._samples, json.dumps(options).encode("utf-8"))
+            if status != 0 or output is None:
+                raise _error(status, error)
+            self._sources = {root: json.loads(output)}
+        text: str = self._sources[root][language]
         return text
 
     def swift(self, root: str = "Root") -> str:
@@ -71,12 +76,28 @@ class Inference:
         return self._source(root, "python")
 
 
+def _one_document(text: bytes) -> bytes:
+    """`text`, read by the engine as one JSON document: its InvalidJSON otherwise. The samples go
+    to the library as one JSON array, in which `{"a": 1}, {"b": 2}` would pass for two."""
+    Rules([]).apply(text)
+    return text
+
+
 def _text(sample: Sample) -> bytes:
     if isinstance(sample, (bytes, bytearray, memoryview)):
-        return bytes(sample)
+        return _one_document(bytes(sample))
     if isinstance(sample, str):
-        return sample.encode("utf-8")
+        return _one_document(sample.encode("utf-8"))
     return json.dumps(sample, ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def _infer_documents(texts: Sequence[bytes], options: Dict[str, Any]) -> Inference:
+    """reshape_infer on texts that are each one JSON document."""
+    array = b"[" + b",".join(texts) + b"]"
+    status, output, error = _native.infer(array, json.dumps(options).encode("utf-8"))
+    if status != 0 or output is None:
+        raise _error(status, error)
+    return Inference(array, options, json.loads(output))
 
 
 def infer(samples: Sequence[Sample], *, keys: str = "camelCase", id_key: str = "id", name: str = "items",
@@ -98,7 +119,7 @@ def infer(samples: Sequence[Sample], *, keys: str = "camelCase", id_key: str = "
         An `Inference`: ``.rules``, ``.reasons``, ``.swift(root=...)``, ``.python(root=...)``.
 
     Raises:
-        InvalidJSON: a sample is not JSON.
+        InvalidJSON: a sample is not one JSON document.
         InvalidArgument: no sample, an option that is not as above, a path that selects nothing.
         RuleFailed: the proposed rules fail on a sample (names that would collide once converted).
 
@@ -108,11 +129,9 @@ def infer(samples: Sequence[Sample], *, keys: str = "camelCase", id_key: str = "
     >>> print(found.reasons[1])
     rule 2 (convertKeys): 1 of 2 member names are not camelCase (first_name → firstName)
     """
-    texts = [_text(sample) for sample in samples]
-    array = b"[" + b",".join(texts) + b"]"
-    options: Dict[str, Any] = {"keys": keys, "idKey": id_key, "name": name, "map": list(maps), "object": list(objects),
-               "unwrap": unwrap}
-    status, output, error = _native.infer(array, json.dumps(options).encode("utf-8"))
-    if status != 0 or output is None:
-        raise _error(status, error)
-    return Inference(array, options, json.loads(output))
+    return _infer_documents([_text(sample) for sample in samples], _options(keys, id_key, name, maps, objects, unwrap))
+
+
+def _options(keys: str, id_key: str, name: str, maps: Sequence[str], objects: Sequence[str], unwrap: bool) -> Dict[str, Any]:
+    """reshape_infer's options object."""
+    return {"keys": keys, "idKey": id_key, "name": name, "map": list(maps), "object": list(objects), "unwrap": unwrap}

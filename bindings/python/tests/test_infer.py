@@ -152,6 +152,38 @@ def test_rules_and_reasons():
     assert again.rules == found.rules
 
 
+def test_a_text_sample_is_one_document():
+    """Two documents in one text are not two samples (the library gets one JSON array of them)."""
+    with pytest.raises(reshape.InvalidJSON) as raised:
+        reshape.infer(['{"a_b": 1}, {"c_d": 2}'])
+    assert raised.value.position == 10
+
+
+def test_types_for_another_root_and_back():
+    found = reshape.infer(['{"-NxA1b2C3d4E5f6G7h8I": {"first_name": "Ada"}}'], name="users")
+    first = found.python()
+    assert "class Root(TypedDict):" in first
+    assert "class Users(TypedDict):" in found.python(root="Users") and "struct Users:" in found.swift(root="Users")
+    assert found.python() == first and found.python(root="Root") == first
+
+
+def test_output_files_are_replaced_as_the_cli_replaces_them(tmp_path: Path):
+    """A symbolic link's target is replaced and the link stays; the file keeps its permissions."""
+    target = tmp_path / "real-rules.json"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "rules.json"
+    link.symlink_to(target.name)
+    sample = REPOSITORY / "examples/firebase-users/users.json"
+    result = subprocess.run([sys.executable, "-m", "reshape", "infer", str(sample), "-o", str(link)], capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and os.readlink(link) == target.name
+    assert json.loads(target.read_text()) == reshape.infer([sample.read_bytes()], name="users").rules
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert [path.name for path in tmp_path.iterdir() if ".tmp" in path.name] == []
+
+
 @pytest.mark.parametrize("samples, options, kind, message", [
     ([], {}, reshape.InvalidArgument, "infer needs at least one sample"),
     (["{"], {}, reshape.InvalidJSON, None),
