@@ -87,6 +87,7 @@ extension Rules {
             case .streamed(nil):
                 settings.outcome?("streamed")
                 if stream.recordsOnTree > 0 { settings.outcome?("record trees") }
+                if stream.containersPassed > 0 { settings.outcome?("containers passed") }
                 return
             case .streamed(let intermediate?):
                 // The rules that need the whole document run on the streamed rules' result.

@@ -898,6 +898,39 @@ import Testing
         }
     }
 
+    /// A container inside records that rules reach only with what a text pass does at every
+    /// depth (`{}`, `[]` or blank strings to `null` over `$..*`, a deep renaming, an `exclude`)
+    /// is copied from the text with those done, not token by token: with the whole tree's bytes,
+    /// and, where renamed names collide or a name repeats, the record's own tree names it.
+    @Test(arguments: [
+        #"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"remove","path":"$[*].tags"},{"op":"coerce","path":"$[*].score","to":"string","onFail":"null"},{"op":"convertKeys","path":"$[*].profile","to":"snake_case"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case","exclude":["$[*].profile"]}]"#,
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$[*].profile","to":"kebab-case"},{"op":"renameKeys","path":"$[*]","map":{"x_y":"xy","url":"href"},"deep":true}]"#,
+        #"[{"op":"keyedToArray"},{"op":"blankStringToNull","trim":true},{"op":"emptyArrayToNull"},{"op":"default","path":"$[*]","key":"role","value":"user"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"blankStringToNull"},{"op":"convertKeys","path":"$[*].friends","to":"camelCase"},{"op":"emptyObjectToNull","path":"$[*].profile..*"}]"#,
+    ])
+    func containersRulesReachAtEveryDepthAreCopiedWithThem(_ spec: String) throws {
+        let rules = try Rules(json: spec)
+        var random = SeededGenerator(seed: 13_579)
+        let outcomes = Outcomes()
+        for round in 0..<3 {
+            let records = (0..<(60 + random.next(100))).map { #""r\#($0)": \#(Self.cleanRecord(&random))"# }
+            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+            #expect(Self.compare(rules, input, outcomes: outcomes, context: "round \(round) rules \(spec)"))
+        }
+        let counts = outcomes.counts()
+        #expect(counts["containers passed", default: 0] > 0 && counts["record trees", default: 0] == 0, "\(counts)")
+        #expect(counts["rerun", default: 0] == 0, "\(counts)")
+        // Names that collide once renamed, a duplicate, and invalid text, deep in a container
+        // copied with a renaming: the record takes its tree, which names the member.
+        for bad in [#"{"x": {"first_name": 1, "firstName": 2}}"#, #"[{"a-b": [], "a-b": []}]"#, #"{"x": [{"a_b": 1}, 2}"#] {
+            let clean = (0..<300).map { #""r\#($0)": {"profile": {"in": [{"a_b": 1}, {"c": {}}]}, "friends": {"f": {"n_m": ""}}}"# }
+            let records = clean[..<200] + [#""bad": {"profile": {"in": \#(bad)}, "friends": {"f": \#(bad)}}"#] + clean[200...]
+            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+            #expect(Self.compare(rules, input, context: "rules \(spec) bad \(bad)"))
+        }
+    }
+
     /// What the record filters leave to a record's own tree, with the whole tree's bytes or error:
     /// a path that makes records of the collection and inside them, `arrayToKeyed` and an index
     /// from the end inside records, and values a rule rejects or names that collide (the record

@@ -80,6 +80,17 @@ extension BlankStringToNull {
 
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 }
 
+        /// Everything below the container is selected (`$..*`): each blank string in it becomes
+        /// `null` on the text.
+        func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
+            let states = cursor.peek()
+            if states == 0 { return true }
+            guard cursor.matcher.selectsEverythingBelow(states) else { return false }
+            pass.nullBlankStrings = true
+            pass.trim = pass.trim || trim
+            return true
+        }
+
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {

@@ -62,6 +62,17 @@ private final class EmptyToNullFilter: RecordFilter {
 
     func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !held }
 
+    /// Everything below the container is selected (`$..*`): each empty container of the kind
+    /// in it becomes `null` on the text.
+    func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
+        guard !held else { return false }
+        let states = cursor.peek()
+        if states == 0 { return true }
+        guard cursor.matcher.selectsEverythingBelow(states) else { return false }
+        if opener.kind == .objectStart { pass.nullEmptyObjects = true } else { pass.nullEmptyArrays = true }
+        return true
+    }
+
     func skip(_ token: RecordToken) { cursor.skip() }
 
     func take(_ token: RecordToken) -> Bool {

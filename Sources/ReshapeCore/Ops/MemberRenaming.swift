@@ -299,6 +299,24 @@ extension MemberRenaming {
 
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && cursor.depth + 1 < deepFrom }
 
+        /// Deep, with every name in the container renamed (it is selected, or lies in a selected
+        /// value) and no `exclude` path reaching into it: each member is renamed on the text. A
+        /// container that is excluded, or inside an excluded value, keeps its names.
+        func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
+            let members = cursor.depth + 1
+            if members > excludedFrom { return true }
+            var excluderLive = false
+            for excluder in excluders {
+                let states = excluder.peek()
+                if excluder.selects(states) { return true }
+                if states != 0 { excluderLive = true }
+            }
+            if ignores(token) { return true }
+            guard deep, !excluderLive, members >= deepFrom || cursor.selects(cursor.peek()) else { return false }
+            pass.renames.append(newName)
+            return true
+        }
+
         func skip(_ token: RecordToken) {
             cursor.skip()
             for index in excluders.indices { excluders[index].skip() }

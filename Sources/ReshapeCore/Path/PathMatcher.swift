@@ -80,6 +80,13 @@ struct PathMatcher: Sendable {
     /// The states of the document's root.
     var root: States { 1 }
 
+    /// Whether every value below a node in `states` is selected: the path ends in `..*` and that
+    /// segment waits here (`$..*` below any node).
+    func selectsEverythingBelow(_ states: States) -> Bool {
+        guard let last = segments.last, case .descendant(.wildcard) = last else { return false }
+        return states & (1 << States(segments.count - 1)) != 0
+    }
+
     /// The states of the child named `name` (whose `RecordNames.hash` is `hash`) of a node in
     /// `states`.
     func child(_ states: States, name: UnsafeRawBufferPointer, hash: UInt64) -> States {

@@ -159,7 +159,7 @@ extension JSONParser {
                     // An empty record is left to the tree (it may become null before it is a record).
                     guard !frames.isEmpty else { return false }
                     index += 1
-                    if isObject && fast.nullEmptyObjects {
+                    if isObject ? fast.nullEmptyObjects : fast.nullEmptyArrays {
                         out.append("null")
                     } else {
                         out.append(isObject ? "{}" : "[]")

@@ -12,6 +12,8 @@
 struct RecordFastPath: Sendable {
     /// `emptyObjectToNull` over `$..*` is among the rules.
     let nullEmptyObjects: Bool
+    /// `[]` becomes `null` at any depth (in a container a `RecordFilterChain` copies from the text).
+    var nullEmptyArrays = false
     /// `blankStringToNull` over `$..*` is among the rules; `trim` if one of them trims.
     let nullBlankStrings: Bool
     let trim: Bool
@@ -127,6 +129,15 @@ struct RecordFastPath: Sendable {
             }
         }
         return changed
+    }
+}
+
+extension RecordFastPath {
+    /// What `pass` does to a container copied from the text (no record ids).
+    init(_ pass: ContainerPass) {
+        self.init(
+            nullEmptyObjects: pass.nullEmptyObjects, nullEmptyArrays: pass.nullEmptyArrays, nullBlankStrings: pass.nullBlankStrings,
+            trim: pass.trim, renames: pass.renames, idName: nil, idKeyHash: 0, idKeyLength: 0, idBlankCheck: (false, false))
     }
 }
 

@@ -27,7 +27,14 @@ protocol RecordFilter: AnyObject {
     /// filter's path selects nothing in it and nothing waits for it. Changes nothing.
     func ignores(_ token: RecordToken) -> Bool
 
-    /// The container `token` opens went by, every filter ignoring it: none of its tokens come.
+    /// Whether the container that `token` opens may go by without the filter seeing its tokens:
+    /// it either ignores it (see `ignores`), or does to it only what a text pass does at every
+    /// depth in it (`{}`, `[]` or blank strings to `null`, every member renamed), which it adds
+    /// to `pass`. Changes nothing; `skip` follows when every filter agrees. By default, `ignores`.
+    func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool
+
+    /// The container `token` opens went by, every filter ignoring it or passing it: none of its
+    /// tokens come.
     func skip(_ token: RecordToken)
 
     /// The filter may give a member a name another member of its object has: the writer then
@@ -37,6 +44,34 @@ protocol RecordFilter: AnyObject {
 
 extension RecordFilter {
     var renamesMembers: Bool { false }
+
+    func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool { ignores(token) }
+}
+
+/// What the filters do at every depth of a container that goes by as text (see
+/// `RecordFilter.passes`), gathered in rule order; a `RecordFastPath` does it on the text.
+struct ContainerPass {
+    /// `{}` becomes `null`.
+    var nullEmptyObjects = false
+    /// `[]` becomes `null`.
+    var nullEmptyArrays = false
+    /// A blank string (with `trim`, one of white space only) becomes `null`.
+    var nullBlankStrings = false
+    var trim = false
+    /// Every member is renamed by each of these in turn (nil: the name stays).
+    var renames: [@Sendable (KeyBytes) -> [UInt8]?] = []
+
+    /// Nothing changes.
+    var isIdentity: Bool { !nullEmptyObjects && !nullEmptyArrays && !nullBlankStrings && renames.isEmpty }
+
+    /// Back to nothing, keeping the renamings' storage.
+    mutating func reset() {
+        nullEmptyObjects = false
+        nullEmptyArrays = false
+        nullBlankStrings = false
+        trim = false
+        if !renames.isEmpty { renames.removeAll(keepingCapacity: true) }
+    }
 }
 
 /// One token of a record as the filters pass it on. Its bytes stay valid for the whole record.

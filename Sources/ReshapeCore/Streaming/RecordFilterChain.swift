@@ -53,8 +53,15 @@ final class RecordFilterChain {
     @exclusivity(unchecked) private var frames: [(isObject: Bool, firstName: Int)] = []
     /// The hashes (`RecordNames.hash`) of the names of the open objects, for duplicates.
     @exclusivity(unchecked) private var names: [UInt64] = []
-    /// For the values the writer copies from the text.
-    @exclusivity(unchecked) private var scratch = JSONParser.NameScratch(cacheCapacity: 1)
+    /// What the filters agree to do to a container that goes by as text (see `agreedPass`).
+    @exclusivity(unchecked) private var pass = ContainerPass()
+    /// The passes met so far, the first doing nothing.
+    @exclusivity(unchecked) private var passes = [CopyPass(key: 0, .identity, cacheCapacity: 1)]
+    /// At most this many passes are kept; a container that would need another takes its tokens.
+    private static let maxPasses = 16
+    /// Containers copied from the text with something done to them (for tests: see
+    /// `StreamSettings.outcome`).
+    private(set) var containersPassed = 0
 
     fileprivate init(_ makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter]) {
         arena = TokenArena()
@@ -137,10 +144,48 @@ final class RecordFilterChain {
         }
     }
 
+    /// The pass every filter agrees on for the container `token` opens, as an index into
+    /// `passes` (0: each ignores it); nil when some filter must see its tokens.
+    private func agreedPass(_ token: RecordToken) -> Int? {
+        guard !filters.isEmpty else { return nil }
+        pass.reset()
+        var key: UInt64 = 0
+        for index in filters.indices {
+            let renames = pass.renames.count
+            guard filters[index].passes(token, into: &pass) else { return nil }
+            // A filter adds one renaming at most, always the same one.
+            if pass.renames.count != renames { key |= 1 << UInt64(8 + index) }
+        }
+        if pass.nullEmptyObjects { key |= 1 }
+        if pass.nullEmptyArrays { key |= 2 }
+        if pass.nullBlankStrings { key |= pass.trim ? 12 : 4 }
+        for index in passes.indices where passes[index].key == key { return index }
+        guard passes.count < Self.maxPasses else { return nil }
+        passes.append(
+            CopyPass(
+                key: key, RecordFastPath(pass), cacheCapacity: pass.renames.isEmpty ? 1 : JSONParser.RenameCache.defaultCapacity))
+        return passes.count - 1
+    }
+
+    /// A pass the filters agreed on, with the scratch (and the cache of renamed names) of its
+    /// copies. A class: its scratch is used in place.
+    private final class CopyPass {
+        /// Which filters rename (a bit each from bit 8) and what becomes `null` (bits 0-3).
+        let key: UInt64
+        let fast: RecordFastPath
+        @exclusivity(unchecked) var scratch: JSONParser.NameScratch
+
+        init(key: UInt64, _ fast: RecordFastPath, cacheCapacity: Int) {
+            self.key = key
+            self.fast = fast
+            scratch = JSONParser.NameScratch(cacheCapacity: cacheCapacity)
+        }
+    }
+
     /// Hands `token` to the first filter; or, for a container every filter ignores, to the
-    /// writer, with the tokens in it.
+    /// writer, with the tokens in it. `asked`: the filters were asked about this container.
     @inline(__always)
-    private func emit(_ token: RecordToken) -> Bool {
+    private func emit(_ token: RecordToken, asked: Bool = false) -> Bool {
         if bypass > 0 {
             if token.opens {
                 bypass += 1
@@ -151,7 +196,7 @@ final class RecordFilterChain {
         }
         // Containers only: for a scalar, asking every filter costs more than passing it through
         // them (measured: MIXED1 1.08x with scalars too).
-        if token.opens && !filters.isEmpty && filters.allSatisfy({ $0.ignores(token) }) {
+        if token.opens && !asked && agreedPass(token) == 0 {
             for filter in filters { filter.skip(token) }
             bypass = 1
             return writer.take(token)
@@ -177,14 +222,21 @@ final class RecordFilterChain {
                 if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
                     parser.index += 1
                     guard emit(token), emit(isObject ? .objectEnd : .arrayEnd) else { return false }
-                } else if bypass == 0 && !filters.isEmpty && filters.allSatisfy({ $0.ignores(token) }) {
-                    // No rule looks inside: the writer copies it from the text, as the fused pass
-                    // copies a record, without a token for each value in it.
+                } else if bypass == 0, let agreed = agreedPass(token) {
+                    // No rule needs its tokens: the writer copies it from the text, as the fused
+                    // pass copies a record, doing what the rules agreed on, without a token for
+                    // each value in it.
                     for filter in filters { filter.skip(token) }
                     parser.index = open
-                    guard writer.copy(&parser, depthLeft: depthLeft - frames.count, scratch: &scratch) else { return false }
+                    let copying = passes[agreed]
+                    guard writer.copy(&parser, copying.fast, depthLeft: depthLeft - frames.count, scratch: &copying.scratch) else {
+                        return false
+                    }
+                    arena.growth = arena.growth.addingClamped(copying.scratch.growth)
+                    copying.scratch.growth = 0
+                    if agreed != 0 { containersPassed += 1 }
                 } else {
-                    guard emit(token) else { return false }
+                    guard emit(token, asked: bypass == 0) else { return false }
                     frames.append((isObject, names.count))
                     if isObject { guard readName(&parser) else { return false } }
                     continue
@@ -328,13 +380,13 @@ final class RecordTextWriter: RecordFilter {
     }
 
     /// Copies the non-empty object or array at `parser.index` from the text, written as the
-    /// tokens would be (see `JSONParser.transformRecord`), and moves past it. False when the
-    /// tree must decide (a duplicate name, invalid text, nesting past `depthLeft` in the input or
-    /// past the depth left in the output, output past the limit).
-    func copy(_ parser: inout JSONParser, depthLeft: Int, scratch: inout JSONParser.NameScratch) -> Bool {
+    /// tokens would be after `fast` (see `JSONParser.transformRecord`), and moves past it. False
+    /// when the tree must decide (a duplicate or colliding name, invalid text, nesting past
+    /// `depthLeft` in the input or past the depth left in the output, output past the limit).
+    func copy(_ parser: inout JSONParser, _ fast: RecordFastPath, depthLeft: Int, scratch: inout JSONParser.NameScratch) -> Bool {
         guard beginValue() else { return false }
         return parser.transformRecord(
-            .identity, id: nil, depthLeft: min(depthLeft, self.depthLeft - frames.count), into: &out, scratch: &scratch,
+            fast, id: nil, depthLeft: min(depthLeft, self.depthLeft - frames.count), into: &out, scratch: &scratch,
             outputLimit: outputLimit, wholeText: false)
     }
 

@@ -303,7 +303,10 @@ final class RecordRunner: @unchecked Sendable {
     /// the batch's error is the one the whole tree gives first (see `rank`); a limit ends it.
     func process(_ batch: RecordBatch) {
         var scratch = JSONParser.NameScratch()
-        defer { batch.onTree = scratch.onTree }
+        defer {
+            batch.onTree = scratch.onTree
+            batch.containersPassed = scratch.filters?.containersPassed ?? 0
+        }
         var parser = JSONParser(
             text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
             rawDepth: nil, maxDepth: fastDepth)

@@ -48,6 +48,8 @@ final class RecordStream {
     private var recordsSeen = 0
     /// Records reshaped on a tree of their own rather than on their text (see `RecordFilter`).
     private(set) var recordsOnTree = 0
+    /// Containers in records copied from the text with something done to them (for tests).
+    private(set) var containersPassed = 0
     private var droppedBy: [Int] = []
     /// The first record, kept apart: the envelope is reshaped with it again at the end.
     private var first: RecordCopy? = nil
@@ -342,6 +344,7 @@ final class RecordStream {
         }
         recordsSeen += done.slices.count
         recordsOnTree += done.onTree
+        containersPassed += done.containersPassed
         for drop in done.drops {
             if droppedBy.count < drop.rule { droppedBy += [Int](repeating: 0, count: drop.rule - droppedBy.count) }
             droppedBy[drop.rule - 1] += 1

@@ -19,6 +19,9 @@ class RecordBatch: @unchecked Sendable {
     /// Records reshaped on a tree of their own, not on their text (for tests: see
     /// `StreamSettings.outcome`).
     var onTree = 0
+    /// Containers in records copied from the text with something done to them
+    /// (`RecordFilterChain.containersPassed`; for tests).
+    var containersPassed = 0
     /// Steps of work the records took (see `Limits.maxWork`), summed over the stream.
     var work = 0
     /// What the rules added to the whole tree's output bound (`Document.grow`) for these records,
@@ -56,6 +59,7 @@ class RecordBatch: @unchecked Sendable {
         }
         written = 0
         onTree = 0
+        containersPassed = 0
         work = 0
         growth = 0
         startsStream = false
