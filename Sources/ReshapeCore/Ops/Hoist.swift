@@ -72,7 +72,7 @@ extension Hoist {
                 if let value = member.value(in: tokens) { return tokens[value] }
                 switch onMissing {
                 case .error: return nil
-                case .null: return [RecordToken.null][...]
+                case .null: return ValueHolding.null
                 case .keep: return tokens
                 }
             }

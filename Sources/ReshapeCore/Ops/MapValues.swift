@@ -124,7 +124,7 @@ extension MapValues {
                 }
                 switch onOther {
                 case .keep: return tokens
-                case .null: return [RecordToken.null][...]
+                case .null: return ValueHolding.null
                 case .error: return nil
                 }
             }

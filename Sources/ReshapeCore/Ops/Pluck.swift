@@ -82,27 +82,30 @@ extension Pluck {
         let member = TokenName(self.member)
         let onMissing = self.onMissing
         return .filter { next, _ in
-            ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
+            // The plucked array's tokens, the thread's buffer reused from value to value.
+            let made = TokenBuffer()
+            return ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
                 let first = tokens[tokens.startIndex]
                 if first.kind == .null { return tokens }
                 guard first.kind == .arrayStart else { return nil }
-                var plucked: [RecordToken] = [.arrayStart]
+                made.tokens.removeAll(keepingCapacity: true)
+                made.tokens.append(.arrayStart)
                 for element in ValueHolding.elements(of: tokens) {
                     let start = tokens[element.lowerBound]
                     guard start.kind == .objectStart || start.kind == .null else { return nil }
                     let value = start.kind == .objectStart ? member.value(in: tokens[element]) : nil
                     if let value {
-                        plucked += tokens[value]
+                        made.tokens += tokens[value]
                         continue
                     }
                     switch onMissing {
                     case .error: return nil
                     case .skip: continue
-                    case .null: plucked.append(.null)
+                    case .null: made.tokens.append(.null)
                     }
                 }
-                plucked.append(RecordToken(.arrayEnd))
-                return plucked[...]
+                made.tokens.append(.arrayEnd)
+                return made.tokens[...]
             }
         }
     }

@@ -96,34 +96,60 @@ final class ValueHolding: RecordFilter {
     }
 
     /// The members of the object `tokens` holds (it starts with `{`): each name's index and its
-    /// value's range.
-    static func members(of tokens: ArraySlice<RecordToken>) -> [(name: Int, value: Range<Int>)] {
-        var members: [(name: Int, value: Range<Int>)] = []
-        var index = tokens.startIndex + 1
-        while index < tokens.endIndex - 1, tokens[index].kind == .name {
-            let end = end(ofValueAt: index + 1, in: tokens)
-            members.append((index, (index + 1)..<end))
-            index = end
+    /// value's range, found as they are asked for.
+    static func members(of tokens: ArraySlice<RecordToken>) -> Members { Members(tokens: tokens) }
+
+    /// The elements of the array `tokens` holds (it starts with `[`), found as they are asked for.
+    static func elements(of tokens: ArraySlice<RecordToken>) -> Elements { Elements(tokens: tokens) }
+
+    /// See `members(of:)`.
+    struct Members: Sequence, IteratorProtocol {
+        let tokens: ArraySlice<RecordToken>
+        private var index: Int
+
+        init(tokens: ArraySlice<RecordToken>) {
+            self.tokens = tokens
+            index = tokens.startIndex + 1
         }
-        return members
+
+        mutating func next() -> (name: Int, value: Range<Int>)? {
+            guard index < tokens.endIndex - 1, tokens[index].kind == .name else { return nil }
+            let name = index
+            index = ValueHolding.end(ofValueAt: name + 1, in: tokens)
+            return (name, (name + 1)..<index)
+        }
     }
 
-    /// The elements of the array `tokens` holds (it starts with `[`).
-    static func elements(of tokens: ArraySlice<RecordToken>) -> [Range<Int>] {
-        var elements: [Range<Int>] = []
-        var index = tokens.startIndex + 1
-        while index < tokens.endIndex - 1 {
-            let end = end(ofValueAt: index, in: tokens)
-            elements.append(index..<end)
-            index = end
+    /// See `elements(of:)`.
+    struct Elements: Sequence, IteratorProtocol {
+        let tokens: ArraySlice<RecordToken>
+        private var index: Int
+
+        init(tokens: ArraySlice<RecordToken>) {
+            self.tokens = tokens
+            index = tokens.startIndex + 1
         }
-        return elements
+
+        mutating func next() -> Range<Int>? {
+            guard index < tokens.endIndex - 1 else { return nil }
+            let start = index
+            index = ValueHolding.end(ofValueAt: start, in: tokens)
+            return start..<index
+        }
     }
+
+    /// `null` as the one token of a value.
+    static let null: ArraySlice<RecordToken> = [RecordToken.null][...]
 
     /// Whether a name token is `name` (with `hash`, its `RecordNames.hash`).
     static func isName(_ token: RecordToken, _ name: [UInt8], hash: UInt64) -> Bool {
         token.kind == .name && token.hash == hash && token.bytes.elementsEqual(name)
     }
+}
+
+/// Tokens an op makes, in a buffer one thread's filter reuses from value to value.
+final class TokenBuffer {
+    @exclusivity(unchecked) var tokens: [RecordToken] = []
 }
 
 /// A member name an op looks for among a record's tokens: its bytes and `RecordNames.hash`.
@@ -144,6 +170,7 @@ struct TokenName: Sendable {
     /// The range of this member's value in the held object `object` (it starts with `{`), if it
     /// has the member.
     func value(in object: ArraySlice<RecordToken>) -> Range<Int>? {
-        ValueHolding.members(of: object).first { names(object[$0.name]) }?.value
+        for member in ValueHolding.members(of: object) where names(object[member.name]) { return member.value }
+        return nil
     }
 }

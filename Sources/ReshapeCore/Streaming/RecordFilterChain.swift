@@ -243,7 +243,7 @@ final class RecordFilterChain {
                 }
             case UInt8(ascii: "\""):
                 guard let span = try? parser.scanString() else { return false }
-                guard emit(RecordToken(.string, content(of: span, in: parser), flag: !span.hasEscapes)) else { return false }
+                guard emit(RecordToken(.string, content(of: span, in: parser.text), flag: !span.hasEscapes)) else { return false }
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 guard case .success(let (literal, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return false }
                 parser.index = end
@@ -290,7 +290,7 @@ final class RecordFilterChain {
         parser.index += 1
         let first = frames[frames.count - 1].firstName
         guard names.count - first < JSONParser.rawCaptureMemberLimit else { return false }
-        let name = content(of: span, in: parser)
+        let name = content(of: span, in: parser.text)
         let hash = RecordNames.hash(name)
         for position in first..<names.count where names[position] == hash { return false }
         names.append(hash)
@@ -298,10 +298,10 @@ final class RecordFilterChain {
     }
 
     /// A string's content: in the text, or decoded from its escapes into the arena.
-    private func content(of span: JSONParser.StringSpan, in parser: borrowing JSONParser) -> UnsafeRawBufferPointer {
-        guard span.hasEscapes else { return UnsafeRawBufferPointer(rebasing: parser.text[span.start..<span.end]) }
+    private func content(of span: JSONParser.StringSpan, in text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard span.hasEscapes else { return UnsafeRawBufferPointer(rebasing: text[span.start..<span.end]) }
         var decoded = ByteBuffer(capacity: span.end - span.start)
-        JSONParser.decodeEscapes(parser.text, span, into: &decoded)
+        JSONParser.decodeEscapes(text, span, into: &decoded)
         return decoded.withBytes { arena.keep($0) }
     }
 }
