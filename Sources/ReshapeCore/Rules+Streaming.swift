@@ -88,6 +88,7 @@ extension Rules {
                 settings.outcome?("streamed")
                 if stream.recordsOnTree > 0 { settings.outcome?("record trees") }
                 if stream.containersPassed > 0 { settings.outcome?("containers passed") }
+                if stream.membersPast > 0 { settings.outcome?("members past") }
                 return
             case .streamed(let intermediate?):
                 // The rules that need the whole document run on the streamed rules' result.

@@ -931,6 +931,32 @@ import Testing
         }
     }
 
+    /// A member of a record that no rule's filter needs (by its name, and the kind of its value)
+    /// goes to the writer from the text, past the filters: with the whole tree's bytes. A rule
+    /// whose path reaches every member (`$..url`) or the whole record (`hoist $[*]`) sees them all.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].avatar"},{"op":"default","path":"$[*]","key":"role","value":"user"},{"op":"renameKeys","path":"$[*]","map":{"displayName":"name","lastLogin":"lastSeen"}},{"op":"coerce","path":"$[*].createdAt","to":"string","onFail":"null"},{"op":"wrap","key":"data"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"blankStringToNull"},{"op":"keep","path":"$[*]","members":["displayName","plan","profile","score","tags"]}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]","matching":"last.*"},{"op":"flatten","path":"$[*]","member":"profile"},{"op":"pluck","path":"$[*].items","member":"k","onMissing":"skip"}]"#, true),
+        (#"[{"op":"keyedToArray","idKey":"objectId"},{"op":"convertKeys","path":"$[*]","to":"snake_case"},{"op":"hoist","path":"$[*].avatar","member":"url","onMissing":"keep"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$..url"}]"#, false),
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*]","member":"profile","onMissing":"keep"}]"#, false),
+        (#"[{"op":"remove","path":"$.*.avatar"},{"op":"keyedToArray"}]"#, false),
+    ])
+    func membersNoRuleNeedsGoPastTheFilters(_ spec: String, _ past: Bool) throws {
+        let rules = try Rules(json: spec)
+        var random = SeededGenerator(seed: 86_420)
+        let outcomes = Outcomes()
+        for round in 0..<3 {
+            let records = (0..<(60 + random.next(100))).map { #""r\#($0)": \#(Self.cleanRecord(&random))"# }
+            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+            #expect(Self.compare(rules, input, outcomes: outcomes, context: "round \(round) rules \(spec)"))
+        }
+        let counts = outcomes.counts()
+        #expect((counts["members past", default: 0] > 0) == past, "\(counts)")
+        #expect(counts["streamed", default: 0] > 0 && counts["rerun", default: 0] == 0, "\(counts)")
+    }
+
     /// What the record filters leave to a record's own tree, with the whole tree's bytes or error:
     /// a path that makes records of the collection and inside them, `arrayToKeyed` and an index
     /// from the end inside records, and values a rule rejects or names that collide (the record

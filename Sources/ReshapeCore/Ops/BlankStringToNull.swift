@@ -62,6 +62,13 @@ extension BlankStringToNull {
         return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), trim: trim, next: next) }
     }
 
+    /// A record's members whose values are strings or containers, when the path selects them or
+    /// selects in them: nothing else holds a string.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        guard let matcher = PathMatcher(path), let needs = context.pathNeeds(matcher, selectedRecord: { _ in [] }) else { return nil }
+        return { name in needs(name).intersection([.string, .object, .array]) }
+    }
+
     private final class Filter: RecordFilter {
         @exclusivity(unchecked) var cursor: PathCursor
         let trim: Bool

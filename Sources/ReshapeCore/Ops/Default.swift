@@ -65,6 +65,13 @@ extension Default {
         }
     }
 
+    /// A record's members that the path selects or selects in; in a selected record, `key`.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        guard let matcher = PathMatcher(path) else { return nil }
+        let key = TokenName(self.key)
+        return context.pathNeeds(matcher) { name in key.names(name) ? .all : [] }
+    }
+
     private final class Filter: RecordFilter {
         @exclusivity(unchecked) var cursor: PathCursor
         let key: [UInt8]

@@ -37,6 +37,13 @@ extension EmptyContainerToNull {
         let opener: RecordToken = Self.container == .object ? .objectStart : .arrayStart
         return .filter { next, _ in EmptyToNullFilter(cursor: PathCursor(matcher, parent: parent), opener: opener, next: next) }
     }
+
+    /// A record's members whose values are containers, when the path selects them or selects in
+    /// them: nothing else holds an empty container.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        guard let matcher = PathMatcher(path), let needs = context.pathNeeds(matcher, selectedRecord: { _ in [] }) else { return nil }
+        return { name in needs(name).intersection(.containers) }
+    }
 }
 
 private final class EmptyToNullFilter: RecordFilter {

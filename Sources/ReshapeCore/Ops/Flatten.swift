@@ -185,3 +185,12 @@ extension Flatten {
         }
     }
 }
+
+extension Flatten {
+    /// A record's members that the path selects or selects in; in a selected record, `member`.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        guard let matcher = PathMatcher(path) else { return nil }
+        let member = TokenName(self.member)
+        return context.pathNeeds(matcher) { name in member.names(name) ? .all : [] }
+    }
+}

@@ -65,4 +65,12 @@ extension Keep {
             }
         }
     }
+
+    /// A record's members that the path selects or selects in; in a selected record, those not
+    /// listed.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        guard let matcher = PathMatcher(path) else { return nil }
+        let listed = members
+        return context.pathNeeds(matcher) { name in listed.contains { $0.elementsEqual(name.bytes) } ? [] : .all }
+    }
 }

@@ -252,6 +252,17 @@ extension KeyedToArray {
         }
     }
 
+    /// Making the records: a member named as the id (the record takes its tree). Inside records:
+    /// the members the path selects or selects in.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        guard let matcher = PathMatcher(path) else { return nil }
+        if context.kind == .object && context.selectsCollection(path) {
+            let id = TokenName(idKey)
+            return { name in id.names(name) ? .all : [] }
+        }
+        return context.pathNeeds(matcher)
+    }
+
     /// Puts the record's name in front of its members.
     private final class RecordMaker: RecordFilter {
         let next: any RecordFilter

@@ -250,6 +250,21 @@ extension RenamingOperation {
     }
 }
 
+extension RenamingOperation {
+    /// A record's members that the path selects or selects in; in a selected record (or one
+    /// inside a deep renaming from above it), those whose names change, and, when deep, those
+    /// holding containers (whose names change too).
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        guard let matcher = PathMatcher(path) else { return nil }
+        let deep = self.deep
+        let newName = self.newName
+        let inRecord: MemberNeeds = { name in newName(name.bytes) != nil ? .all : deep ? .containers : [] }
+        guard let needs = context.pathNeeds(matcher, selectedRecord: inRecord) else { return nil }
+        guard deep && !PathOnChain(path, chain: context.chain).selectedDepths.isEmpty else { return needs }
+        return { name in needs(name).union(inRecord(name)) }
+    }
+}
+
 extension MemberRenaming {
     /// A renaming rule's filter (see `RenamingOperation.recordFilter`).
     final class Filter: RecordFilter {

@@ -100,6 +100,14 @@ extension Remove {
         return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), next: next) }
     }
 
+    /// A record's members that the path selects or selects in; with `matching`, in a selected
+    /// record, those whose names match.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        guard let matcher = PathMatcher(path) else { return nil }
+        guard let matching else { return context.pathNeeds(matcher) }
+        return context.pathNeeds(matcher) { name in Self.matches(matching, name.bytes) ? .all : [] }
+    }
+
     private final class Filter: RecordFilter {
         @exclusivity(unchecked) var cursor: PathCursor
         let next: any RecordFilter

@@ -38,6 +38,10 @@ protocol Operation: Sendable {
     /// records), or that a record needs its tree for it.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker
 
+    /// Which members of a record the rule's filter must see (see `MemberNeeds`), on the
+    /// collection `context` describes; nil when it must see them all.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds?
+
     /// The op and what it selects, as `reshape check` names the rule: `remove $[-1]`.
     var summary: String { get }
 
@@ -56,6 +60,9 @@ protocol PathOperation: Operation {
 }
 
 extension Operation {
+    /// By default a rule's filter sees every member of a record.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? { nil }
+
     /// Most ops add no member that holds a member name.
     func addsParentNameAsMember(_ name: KeyBytes) -> Bool { false }
 

@@ -150,6 +150,21 @@ struct RecordFilterContext {
         PathOnChain(path, chain: chain).selectedDepths.contains(chain.count)
     }
 
+    /// The needs (see `MemberNeeds`) of a filter that works on what `matcher` selects: a member
+    /// whose value the path selects, or selects in, with any value; when the path selects the
+    /// record itself, what `selectedRecord` says (by default, every member). Nil unless records
+    /// are elements of the collection, all in the same states.
+    func pathNeeds(_ matcher: PathMatcher, selectedRecord: MemberNeeds? = nil) -> MemberNeeds? {
+        guard kind == .array, let parent = recordParent(matcher) else { return nil }
+        let record = matcher.child(parent, index: 0)
+        let whole = record & matcher.selected != 0
+        return { name in
+            if matcher.child(record, name: name.bytes, hash: name.hash) != 0 { return .all }
+            guard whole else { return [] }
+            return selectedRecord?(name) ?? .all
+        }
+    }
+
     /// The states, for `matcher`, of the collection's children: nil when which record a state
     /// reaches depends on the record's place among the others (an index into the collection).
     func recordParent(_ matcher: PathMatcher) -> PathMatcher.States? {
@@ -159,6 +174,47 @@ struct RecordFilterContext {
         return states
     }
 }
+
+/// The kinds of value a member may hold, by its value's first token.
+struct ValueKinds: OptionSet, Sendable {
+    let rawValue: UInt8
+
+    init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    static let string = ValueKinds(rawValue: 1 << 0)
+    static let number = ValueKinds(rawValue: 1 << 1)
+    static let bool = ValueKinds(rawValue: 1 << 2)
+    static let null = ValueKinds(rawValue: 1 << 3)
+    static let object = ValueKinds(rawValue: 1 << 4)
+    static let array = ValueKinds(rawValue: 1 << 5)
+    static let containers: ValueKinds = [.object, .array]
+    static let all: ValueKinds = [.string, .number, .bool, .null, .object, .array]
+
+    /// The kind of the value whose text starts with `byte`; all of them for a byte no value
+    /// starts with (the reader then finds the fault).
+    @inline(__always)
+    init(firstByte byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): self = .string
+        case UInt8(ascii: "{"): self = .object
+        case UInt8(ascii: "["): self = .array
+        case UInt8(ascii: "n"): self = .null
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): self = .bool
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): self = .number
+        default: self = .all
+        }
+    }
+}
+
+/// Which members of a record a rule's filter must see: for a member of the record (the record's
+/// own, not deeper) by its name, the kinds of value for which the filter would change the member
+/// or depend on it. For the other kinds the member goes through the filter unchanged, and
+/// nothing the filter does depends on it. The same for every record of the collection (the
+/// filter's states for a record do not depend on its place), so that a stream asks once per name.
+/// When no rule's filter needs a member, the writer takes it from the text, past the filters.
+typealias MemberNeeds = @Sendable (RecordToken) -> ValueKinds
 
 /// What a rule does to a record's tokens.
 enum RecordFilterMaker: Sendable {

@@ -2,6 +2,8 @@
 /// for a stream, shared by its threads; each thread makes its own `RecordFilterChain`.
 struct RecordFilterPlan: Sendable {
     private let makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter]
+    /// What each filter needs to see of a record's members; nil when some filter must see all.
+    private let needs: [MemberNeeds]?
 
     /// At most this many filters: each token passes through every one of them, one call inside
     /// the other.
@@ -15,25 +17,29 @@ struct RecordFilterPlan: Sendable {
     {
         var step = RecordPlan.Step(chain: chain, kind: kind)
         var makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter] = []
+        var needs: [MemberNeeds]? = []
         for operation in operations[0..<route.streamed] {
             // Asked before the rule moves the collection, so that the chain is not copied for
             // each rule (thousands of `wrap`s make a chain as long).
-            let made = operation.recordFilter(RecordFilterContext(chain: step.chain, kind: step.kind))
+            let context = RecordFilterContext(chain: step.chain, kind: step.kind)
+            let made = operation.recordFilter(context)
             _ = operation.planStep(&step)
             switch made {
             case .unchanged: continue
-            case .filter(let make): makers.append(make)
+            case .filter(let make):
+                makers.append(make)
+                if needs != nil, let need = operation.recordMemberNeeds(context) { needs?.append(need) } else { needs = nil }
             case .needsTree: return nil
             }
             guard makers.count <= maxFilters else { return nil }
         }
         guard step.kind == .array, !makers.isEmpty else { return nil }
-        return RecordFilterPlan(makers: makers)
+        return RecordFilterPlan(makers: makers, needs: needs)
     }
 
     /// A chain for one thread.
     func makeChain() -> RecordFilterChain {
-        RecordFilterChain(makers)
+        RecordFilterChain(makers, needs: needs)
     }
 }
 
@@ -48,6 +54,15 @@ final class RecordFilterChain {
     /// While above 0: the tokens of a container every filter ignores go to the writer alone, and
     /// this counts the containers open in it.
     @exclusivity(unchecked) private var bypass = 0
+    /// The value that comes next goes to the writer alone: no filter needs its member.
+    @exclusivity(unchecked) private var direct = false
+    /// What each filter needs to see of a record's members (see `MemberNeeds`); nil: all.
+    private let needs: [MemberNeeds]?
+    /// What the filters together need of the members met so far, by name (`ValueKinds`).
+    private let knownNeeds = KnownNames()
+    /// Members of records that went to the writer alone (for tests: see
+    /// `StreamSettings.outcome`).
+    private(set) var membersPast = 0
     let arena: TokenArena
     /// Per open container of the text: is it an object, where its names start in `names`.
     @exclusivity(unchecked) private var frames: [(isObject: Bool, firstName: Int)] = []
@@ -63,7 +78,8 @@ final class RecordFilterChain {
     /// `StreamSettings.outcome`).
     private(set) var containersPassed = 0
 
-    fileprivate init(_ makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter]) {
+    fileprivate init(_ makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter], needs: [MemberNeeds]?) {
+        self.needs = needs
         arena = TokenArena()
         writer = RecordTextWriter()
         var next: any RecordFilter = writer
@@ -94,6 +110,7 @@ final class RecordFilterChain {
         frames.removeAll(keepingCapacity: true)
         names.removeAll(keepingCapacity: true)
         bypass = 0
+        direct = false
         swap(&out, &writer.out)
         defer { swap(&out, &writer.out) }
         writer.begin(depthLeft: depthLeft, outputLimit: outputLimit)
@@ -114,6 +131,7 @@ final class RecordFilterChain {
     }
 
     private init(first: any RecordFilter) {
+        needs = nil
         arena = TokenArena()
         writer = RecordTextWriter()
         self.first = first
@@ -194,6 +212,11 @@ final class RecordFilterChain {
             }
             return writer.take(token)
         }
+        if direct {
+            direct = false
+            if token.opens { bypass = 1 }
+            return writer.take(token)
+        }
         // Containers only: for a scalar, asking every filter costs more than passing it through
         // them (measured: MIXED1 1.08x with scalars too).
         if token.opens && !asked && agreedPass(token) == 0 {
@@ -222,6 +245,13 @@ final class RecordFilterChain {
                 if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
                     parser.index += 1
                     guard emit(token), emit(isObject ? .objectEnd : .arrayEnd) else { return false }
+                } else if direct {
+                    // A member no filter needs: copied as it is.
+                    direct = false
+                    parser.index = open
+                    guard writer.copy(&parser, .identity, depthLeft: depthLeft - frames.count, scratch: &passes[0].scratch) else {
+                        return false
+                    }
                 } else if bypass == 0, let agreed = agreedPass(token) {
                     // No rule needs its tokens: the writer copies it from the text, as the fused
                     // pass copies a record, doing what the rules agreed on, without a token for
@@ -294,7 +324,27 @@ final class RecordFilterChain {
         let hash = RecordNames.hash(name)
         for position in first..<names.count where names[position] == hash { return false }
         names.append(hash)
-        return emit(RecordToken(name: name, hash: hash, plain: !span.hasEscapes))
+        let token = RecordToken(name: name, hash: hash, plain: !span.hasEscapes)
+        if frames.count == 1 && bypass == 0, let needs {
+            // A member of the record: past the filters when none needs it with this kind of value.
+            let kinds: ValueKinds
+            if let known = knownNeeds.find(token) {
+                kinds = ValueKinds(rawValue: UInt8(truncatingIfNeeded: known))
+            } else {
+                var union: ValueKinds = []
+                for need in needs { union.formUnion(need(token)) }
+                knownNeeds.add(token, Int32(union.rawValue))
+                kinds = union
+            }
+            parser.skipWhitespace()
+            guard parser.index < parser.text.count else { return false }
+            if kinds.isDisjoint(with: ValueKinds(firstByte: parser.text[parser.index])) {
+                direct = true
+                membersPast += 1
+                return writer.take(token)
+            }
+        }
+        return emit(token)
     }
 
     /// A string's content: in the text, or decoded from its escapes into the arena.

@@ -50,6 +50,8 @@ final class RecordStream {
     private(set) var recordsOnTree = 0
     /// Containers in records copied from the text with something done to them (for tests).
     private(set) var containersPassed = 0
+    /// Members of records that went past the filters, to the writer alone (for tests).
+    private(set) var membersPast = 0
     private var droppedBy: [Int] = []
     /// The first record, kept apart: the envelope is reshaped with it again at the end.
     private var first: RecordCopy? = nil
@@ -345,6 +347,7 @@ final class RecordStream {
         recordsSeen += done.slices.count
         recordsOnTree += done.onTree
         containersPassed += done.containersPassed
+        membersPast += done.membersPast
         for drop in done.drops {
             if droppedBy.count < drop.rule { droppedBy += [Int](repeating: 0, count: drop.rule - droppedBy.count) }
             droppedBy[drop.rule - 1] += 1

@@ -22,6 +22,8 @@ class RecordBatch: @unchecked Sendable {
     /// Containers in records copied from the text with something done to them
     /// (`RecordFilterChain.containersPassed`; for tests).
     var containersPassed = 0
+    /// Members of records that went past the filters (`RecordFilterChain.membersPast`; for tests).
+    var membersPast = 0
     /// Steps of work the records took (see `Limits.maxWork`), summed over the stream.
     var work = 0
     /// What the rules added to the whole tree's output bound (`Document.grow`) for these records,
@@ -60,6 +62,7 @@ class RecordBatch: @unchecked Sendable {
         written = 0
         onTree = 0
         containersPassed = 0
+        membersPast = 0
         work = 0
         growth = 0
         startsStream = false
