@@ -103,7 +103,7 @@ extension Default {
 
         func start(key: UnsafeRawBufferPointer?) -> Bool {
             cursor.start(key: key)
-            objects.removeAll(keepingCapacity: true)
+            objects.empty()
             atKey = false
             return next.start(key: key)
         }

@@ -129,7 +129,7 @@ extension Flatten {
 
         func start(key: UnsafeRawBufferPointer?) -> Bool {
             cursor.start(key: key)
-            selected.removeAll(keepingCapacity: true)
+            selected.empty()
             atMember = false
             inMember = 0
             return next.start(key: key)

@@ -25,7 +25,7 @@ final class MemberDropping: RecordFilter {
         cursor.start(key: key)
         skipper = ValueSkipper()
         dropsValue = false
-        selected.removeAll(keepingCapacity: true)
+        selected.empty()
         return next.start(key: key)
     }
 

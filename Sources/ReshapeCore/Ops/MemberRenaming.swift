@@ -307,7 +307,7 @@ extension MemberRenaming {
             cursor.start(key: key)
             for index in excluders.indices { excluders[index].start(key: key) }
             excludedFrom = Int.max
-            objects.removeAll(keepingCapacity: true)
+            objects.empty()
             deepFrom = everywhere ? 0 : Int.max
             return next.start(key: key)
         }
@@ -328,7 +328,7 @@ extension MemberRenaming {
             }
             if ignores(token) { return true }
             guard deep, !excluderLive, members >= deepFrom || cursor.selects(cursor.peek()) else { return false }
-            pass.renames.append(newName)
+            pass.rename(newName)
             return true
         }
 

@@ -33,7 +33,7 @@ final class ValueHolding: RecordFilter {
 
     func start(key: UnsafeRawBufferPointer?) -> Bool {
         cursor.start(key: key)
-        held.removeAll(keepingCapacity: true)
+        held.empty()
         return next.start(key: key)
     }
 

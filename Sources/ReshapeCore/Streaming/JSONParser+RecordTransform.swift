@@ -35,8 +35,8 @@ extension JSONParser {
         }
 
         mutating func reset() {
-            names.removeAll(keepingCapacity: true)
-            frames.removeAll(keepingCapacity: true)
+            names.empty()
+            frames.empty()
         }
     }
 

@@ -137,7 +137,7 @@ extension RecordFastPath {
     init(_ pass: ContainerPass) {
         self.init(
             nullEmptyObjects: pass.nullEmptyObjects, nullEmptyArrays: pass.nullEmptyArrays, nullBlankStrings: pass.nullBlankStrings,
-            trim: pass.trim, renames: pass.renames, idName: nil, idKeyHash: 0, idKeyLength: 0, idBlankCheck: (false, false))
+            trim: pass.trim, renames: pass.renames ?? [], idName: nil, idKeyHash: 0, idKeyLength: 0, idBlankCheck: (false, false))
     }
 }
 

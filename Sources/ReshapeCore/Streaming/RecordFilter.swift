@@ -58,19 +58,22 @@ struct ContainerPass {
     /// A blank string (with `trim`, one of white space only) becomes `null`.
     var nullBlankStrings = false
     var trim = false
-    /// Every member is renamed by each of these in turn (nil: the name stays).
-    var renames: [@Sendable (KeyBytes) -> [UInt8]?] = []
+    /// How many renamings were added.
+    private(set) var renameCount = 0
+    /// The renamings, in order, when they are gathered (nil: only counted, as when the chain
+    /// looks for a pass it made before).
+    private(set) var renames: [@Sendable (KeyBytes) -> [UInt8]?]? = nil
 
-    /// Nothing changes.
-    var isIdentity: Bool { !nullEmptyObjects && !nullEmptyArrays && !nullBlankStrings && renames.isEmpty }
+    /// A pass doing nothing; `gathering` keeps the renamings' functions.
+    init(gathering: Bool = false) {
+        if gathering { renames = [] }
+    }
 
-    /// Back to nothing, keeping the renamings' storage.
-    mutating func reset() {
-        nullEmptyObjects = false
-        nullEmptyArrays = false
-        nullBlankStrings = false
-        trim = false
-        if !renames.isEmpty { renames.removeAll(keepingCapacity: true) }
+    /// Every member is renamed by `rename` (nil: the name stays), after the renamings added
+    /// before.
+    mutating func rename(_ rename: @escaping @Sendable (KeyBytes) -> [UInt8]?) {
+        renameCount += 1
+        renames?.append(rename)
     }
 }
 
@@ -340,16 +343,20 @@ struct PathCursor {
     /// The states of the record, until it starts; then of the member whose name came last.
     private var pending: PathMatcher.States = 0
 
+    /// The states of a record that is an element.
+    private let element: PathMatcher.States
+
     init(_ matcher: PathMatcher, parent: PathMatcher.States) {
         self.matcher = matcher
         self.parent = parent
+        element = matcher.child(parent, index: 0)
     }
 
     /// A record starts: `key` is its member name, or nil for an element (whose index the states
     /// do not depend on: see `RecordFilterContext.recordParent`).
     mutating func start(key: UnsafeRawBufferPointer?) {
-        frames.removeAll(keepingCapacity: true)
-        pending = key.map { matcher.child(parent, name: $0, hash: RecordNames.hash($0)) } ?? matcher.child(parent, index: 0)
+        frames.empty()
+        pending = key.map { matcher.child(parent, name: $0, hash: RecordNames.hash($0)) } ?? element
     }
 
     /// How deep the token about to be taken lies: 0 for the record, 1 for its members...
@@ -404,13 +411,35 @@ struct PathCursor {
     func selects(_ states: PathMatcher.States) -> Bool { states & matcher.selected != 0 }
 }
 
+extension Array {
+    /// Removes every element, keeping the storage; nothing to do when empty (as a record's
+    /// stacks are at its end), which `removeAll(keepingCapacity:)` does not know without a call.
+    @inline(__always)
+    mutating func empty() {
+        if !isEmpty { removeAll(keepingCapacity: true) }
+    }
+}
+
 extension UnsafeRawBufferPointer {
     /// The same bytes as `other`.
     @inline(__always)
     func sameBytes(as other: UnsafeRawBufferPointer) -> Bool {
         guard count == other.count else { return false }
         guard count > 0, let left = baseAddress, let right = other.baseAddress else { return true }
-        return memcmp(left, right, count) == 0
+        // Member names are short: eight bytes at a time costs less than a call.
+        guard count <= 32 else { return memcmp(left, right, count) == 0 }
+        var offset = 0
+        while offset + 8 <= count {
+            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                return false
+            }
+            offset += 8
+        }
+        while offset < count {
+            if left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) { return false }
+            offset += 1
+        }
+        return true
     }
 }
 

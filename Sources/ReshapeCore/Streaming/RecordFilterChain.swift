@@ -68,8 +68,6 @@ final class RecordFilterChain {
     @exclusivity(unchecked) private var frames: [(isObject: Bool, firstName: Int)] = []
     /// The hashes (`RecordNames.hash`) of the names of the open objects, for duplicates.
     @exclusivity(unchecked) private var names: [UInt64] = []
-    /// What the filters agree to do to a container that goes by as text (see `agreedPass`).
-    @exclusivity(unchecked) private var pass = ContainerPass()
     /// The passes met so far, the first doing nothing.
     @exclusivity(unchecked) private var passes = [CopyPass(key: 0, .identity, cacheCapacity: 1)]
     /// At most this many passes are kept; a container that would need another takes its tokens.
@@ -107,8 +105,8 @@ final class RecordFilterChain {
     ) -> Bool {
         arena.reset()
         arena.growth = 0
-        frames.removeAll(keepingCapacity: true)
-        names.removeAll(keepingCapacity: true)
+        frames.empty()
+        names.empty()
         bypass = 0
         direct = false
         swap(&out, &writer.out)
@@ -166,22 +164,26 @@ final class RecordFilterChain {
     /// `passes` (0: each ignores it); nil when some filter must see its tokens.
     private func agreedPass(_ token: RecordToken) -> Int? {
         guard !filters.isEmpty else { return nil }
-        pass.reset()
+        var pass = ContainerPass()
         var key: UInt64 = 0
         for index in filters.indices {
-            let renames = pass.renames.count
+            let renames = pass.renameCount
             guard filters[index].passes(token, into: &pass) else { return nil }
             // A filter adds one renaming at most, always the same one.
-            if pass.renames.count != renames { key |= 1 << UInt64(8 + index) }
+            if pass.renameCount != renames { key |= 1 << UInt64(8 + index) }
         }
         if pass.nullEmptyObjects { key |= 1 }
         if pass.nullEmptyArrays { key |= 2 }
         if pass.nullBlankStrings { key |= pass.trim ? 12 : 4 }
         for index in passes.indices where passes[index].key == key { return index }
         guard passes.count < Self.maxPasses else { return nil }
+        // A pass not met before: asked again, its renamings gathered this time.
+        var gathered = ContainerPass(gathering: true)
+        for filter in filters { _ = filter.passes(token, into: &gathered) }
         passes.append(
             CopyPass(
-                key: key, RecordFastPath(pass), cacheCapacity: pass.renames.isEmpty ? 1 : JSONParser.RenameCache.defaultCapacity))
+                key: key, RecordFastPath(gathered),
+                cacheCapacity: gathered.renameCount == 0 ? 1 : JSONParser.RenameCache.defaultCapacity))
         return passes.count - 1
     }
 
@@ -371,8 +373,8 @@ final class RecordTextWriter: RecordFilter {
     @exclusivity(unchecked) private var values = 0
 
     func begin(depthLeft: Int, outputLimit: Int) {
-        frames.removeAll(keepingCapacity: true)
-        names.removeAll(keepingCapacity: true)
+        frames.empty()
+        names.empty()
         self.depthLeft = depthLeft
         self.outputLimit = outputLimit
         values = 0
