@@ -939,6 +939,8 @@ import Testing
         (#"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"blankStringToNull"},{"op":"keep","path":"$[*]","members":["displayName","plan","profile","score","tags"]}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]","matching":"last.*"},{"op":"flatten","path":"$[*]","member":"profile"},{"op":"pluck","path":"$[*].items","member":"k","onMissing":"skip"}]"#, true),
         (#"[{"op":"keyedToArray","idKey":"objectId"},{"op":"convertKeys","path":"$[*]","to":"snake_case"},{"op":"hoist","path":"$[*].avatar","member":"url","onMissing":"keep"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$[*]","to":"snake_case","exclude":["$[*].profile"]},{"op":"emptyObjectToNull"},{"op":"blankStringToNull","trim":true}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"flag":"flagged","x_y":"xy"},"deep":true},{"op":"convertKeys","path":"$[*].profile","to":"kebab-case"},{"op":"emptyArrayToNull"}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"remove","path":"$..url"}]"#, false),
         (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*]","member":"profile","onMissing":"keep"}]"#, false),
         (#"[{"op":"remove","path":"$.*.avatar"},{"op":"keyedToArray"}]"#, false),
@@ -951,6 +953,13 @@ import Testing
             let records = (0..<(60 + random.next(100))).map { #""r\#($0)": \#(Self.cleanRecord(&random))"# }
             let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
             #expect(Self.compare(rules, input, outcomes: outcomes, context: "round \(round) rules \(spec)"))
+        }
+        // Names that collide once renamed past the filters, and a repeated name: the record takes
+        // its tree, which names the member.
+        for bad in [#"{"display_name": 1, "displayName": 2, "plan": "", "profile": {}}"#, #"{"tags": 1, "flag": 2, "avatar": {}}"#, #"{"plan": 1, "plan": 2}"#] {
+            let clean = (0..<300).map { #""r\#($0)": {"displayName": "a", "plan": " ", "avatar": {}, "profile": {"in_a": [{}]}}"# }
+            let input = Array(("{" + (clean[..<200] + [#""bad": \#(bad)"#] + clean[200...]).joined(separator: ",") + "}").utf8)
+            #expect(Self.compare(rules, input, context: "rules \(spec) bad \(bad)"))
         }
         let counts = outcomes.counts()
         #expect((counts["members past", default: 0] > 0) == past, "\(counts)")

@@ -63,10 +63,20 @@ extension BlankStringToNull {
     }
 
     /// A record's members whose values are strings or containers, when the path selects them or
-    /// selects in them: nothing else holds a string.
+    /// selects in them (nothing else holds a string); in a container whose every value the path
+    /// selects (`$..*`), that is done on the text.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path), let needs = context.pathNeeds(matcher, selectedRecord: { _ in [] }) else { return nil }
-        return { name in needs(name).intersection([.string, .object, .array]) }
+        guard let matcher = PathMatcher(path), let record = context.recordStates(matcher) else { return nil }
+        let trim = self.trim
+        return { name in
+            let states = matcher.child(record, name: name.bytes, hash: name.hash)
+            guard states != 0 else { return MemberUse() }
+            guard matcher.selectsEverythingBelow(states) else { return MemberUse(tokens: [.string, .object, .array]) }
+            var use = MemberUse(tokens: .string)
+            use.pass.nullBlankStrings = true
+            use.pass.trim = trim
+            return use
+        }
     }
 
     private final class Filter: RecordFilter {

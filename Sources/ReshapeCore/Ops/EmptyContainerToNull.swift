@@ -39,10 +39,19 @@ extension EmptyContainerToNull {
     }
 
     /// A record's members whose values are containers, when the path selects them or selects in
-    /// them: nothing else holds an empty container.
+    /// them (nothing else holds an empty container); when it selects the value and everything in
+    /// it (`$..*`), that is done on the text.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path), let needs = context.pathNeeds(matcher, selectedRecord: { _ in [] }) else { return nil }
-        return { name in needs(name).intersection(.containers) }
+        guard let matcher = PathMatcher(path), let record = context.recordStates(matcher) else { return nil }
+        let objects = Self.container == .object
+        return { name in
+            let states = matcher.child(record, name: name.bytes, hash: name.hash)
+            guard states != 0 else { return MemberUse() }
+            guard states & matcher.selected != 0 && matcher.selectsEverythingBelow(states) else { return MemberUse(tokens: .containers) }
+            var use = MemberUse()
+            if objects { use.pass.nullEmptyObjects = true } else { use.pass.nullEmptyArrays = true }
+            return use
+        }
     }
 }
 

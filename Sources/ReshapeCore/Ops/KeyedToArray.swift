@@ -258,7 +258,7 @@ extension KeyedToArray {
         guard let matcher = PathMatcher(path) else { return nil }
         if context.kind == .object && context.selectsCollection(path) {
             let id = TokenName(idKey)
-            return { name in id.names(name) ? .all : [] }
+            return { name in MemberUse(tokens: id.names(name) ? .all : []) }
         }
         return context.pathNeeds(matcher)
     }

@@ -251,17 +251,42 @@ extension RenamingOperation {
 }
 
 extension RenamingOperation {
-    /// A record's members that the path selects or selects in; in a selected record (or one
-    /// inside a deep renaming from above it), those whose names change, and, when deep, those
-    /// holding containers (whose names change too).
+    /// In a selected record (or one inside a deep renaming from above it), each member's new
+    /// name; in a container value a deep renaming covers whole, the renaming, on the text. The
+    /// filter sees the containers the path selects in otherwise, and those an `exclude` path
+    /// selects in (not those it selects: their names stay).
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path) else { return nil }
+        guard let matcher = PathMatcher(path), let record = context.recordStates(matcher) else { return nil }
+        var excluders: [(matcher: PathMatcher, record: PathMatcher.States)] = []
+        for excluded in exclude {
+            guard let excludedMatcher = PathMatcher(excluded), let states = context.recordStates(excludedMatcher),
+                states & excludedMatcher.selected == 0
+            else { return nil }
+            excluders.append((excludedMatcher, states))
+        }
         let deep = self.deep
         let newName = self.newName
-        let inRecord: MemberNeeds = { name in newName(name.bytes) != nil ? .all : deep ? .containers : [] }
-        guard let needs = context.pathNeeds(matcher, selectedRecord: inRecord) else { return nil }
-        guard deep && !PathOnChain(path, chain: context.chain).selectedDepths.isEmpty else { return needs }
-        return { name in needs(name).union(inRecord(name)) }
+        let renamesRecord = record & matcher.selected != 0 || (deep && !PathOnChain(path, chain: context.chain).selectedDepths.isEmpty)
+        let excluded = excluders
+        return { name in
+            var use = MemberUse()
+            if renamesRecord { use.newName = newName(name.bytes) }
+            var excluderLive = false
+            for excluder in excluded {
+                let states = excluder.matcher.child(excluder.record, name: name.bytes, hash: name.hash)
+                if states & excluder.matcher.selected != 0 { return use }  // Its names stay.
+                if states != 0 { excluderLive = true }
+            }
+            let states = matcher.child(record, name: name.bytes, hash: name.hash)
+            let coversValue = deep && (renamesRecord || states & matcher.selected != 0)
+            if states == 0 && !coversValue { return use }
+            if coversValue && !excluderLive {
+                use.pass.rename(newName)
+            } else {
+                use.tokens = .containers
+            }
+            return use
+        }
     }
 }
 

@@ -157,15 +157,21 @@ struct RecordFilterContext {
     /// whose value the path selects, or selects in, with any value; when the path selects the
     /// record itself, what `selectedRecord` says (by default, every member). Nil unless records
     /// are elements of the collection, all in the same states.
-    func pathNeeds(_ matcher: PathMatcher, selectedRecord: MemberNeeds? = nil) -> MemberNeeds? {
-        guard kind == .array, let parent = recordParent(matcher) else { return nil }
-        let record = matcher.child(parent, index: 0)
+    func pathNeeds(_ matcher: PathMatcher, selectedRecord: (@Sendable (RecordToken) -> ValueKinds)? = nil) -> MemberNeeds? {
+        guard let record = recordStates(matcher) else { return nil }
         let whole = record & matcher.selected != 0
         return { name in
-            if matcher.child(record, name: name.bytes, hash: name.hash) != 0 { return .all }
-            guard whole else { return [] }
-            return selectedRecord?(name) ?? .all
+            if matcher.child(record, name: name.bytes, hash: name.hash) != 0 { return MemberUse(tokens: .all) }
+            guard whole else { return MemberUse() }
+            return MemberUse(tokens: selectedRecord?(name) ?? .all)
         }
+    }
+
+    /// The states of every record, for `matcher`, when records are elements of the collection
+    /// whose states do not depend on their place; nil otherwise.
+    func recordStates(_ matcher: PathMatcher) -> PathMatcher.States? {
+        guard kind == .array, let parent = recordParent(matcher) else { return nil }
+        return matcher.child(parent, index: 0)
     }
 
     /// The states, for `matcher`, of the collection's children: nil when which record a state
@@ -211,13 +217,29 @@ struct ValueKinds: OptionSet, Sendable {
     }
 }
 
-/// Which members of a record a rule's filter must see: for a member of the record (the record's
-/// own, not deeper) by its name, the kinds of value for which the filter would change the member
-/// or depend on it. For the other kinds the member goes through the filter unchanged, and
-/// nothing the filter does depends on it. The same for every record of the collection (the
-/// filter's states for a record do not depend on its place), so that a stream asks once per name.
-/// When no rule's filter needs a member, the writer takes it from the text, past the filters.
-typealias MemberNeeds = @Sendable (RecordToken) -> ValueKinds
+/// What a rule's filter does to a member of a record (the record's own, not deeper), by the
+/// member's name as the filter sees it (after the rules before it renamed it).
+struct MemberUse {
+    /// The kinds of value for which the filter must see the member's tokens: it may change or
+    /// drop the member, or what it does depends on the member.
+    var tokens: ValueKinds = []
+    /// For the other kinds, the member's new name, when the filter renames it...
+    var newName: [UInt8]? = nil
+    /// ... and, for a container, what the filter does to it and at every depth in it. Nothing
+    /// else changes.
+    var pass = ContainerPass(gathering: true)
+
+    /// A member the filter needs to see when its value is of one of `tokens`' kinds.
+    init(tokens: ValueKinds = []) {
+        self.tokens = tokens
+    }
+}
+
+/// What a rule's filter does to the members of a record, by name (see `MemberUse`): the same
+/// for every record of the collection (the filter's states for a record do not depend on its
+/// place), so that a stream asks once per name. When no rule's filter needs to see a member, the
+/// writer takes it from the text, past the filters, with what they do to it.
+typealias MemberNeeds = @Sendable (RecordToken) -> MemberUse
 
 /// What a rule does to a record's tokens.
 enum RecordFilterMaker: Sendable {

@@ -54,12 +54,14 @@ final class RecordFilterChain {
     /// While above 0: the tokens of a container every filter ignores go to the writer alone, and
     /// this counts the containers open in it.
     @exclusivity(unchecked) private var bypass = 0
-    /// The value that comes next goes to the writer alone: no filter needs its member.
-    @exclusivity(unchecked) private var direct = false
-    /// What each filter needs to see of a record's members (see `MemberNeeds`); nil: all.
+    /// The value that comes next goes to the writer alone (no filter needs its member), with
+    /// this pass (an index into `passes`) when it is a container; -1: it goes to the filters.
+    @exclusivity(unchecked) private var direct = -1
+    /// What each filter does to a record's members (see `MemberNeeds`); nil: they see them all.
     private let needs: [MemberNeeds]?
-    /// What the filters together need of the members met so far, by name (`ValueKinds`).
-    private let knownNeeds = KnownNames()
+    /// The routes of the record members met so far, by name: the index of each in `routes`.
+    private let knownRoutes = KnownNames()
+    @exclusivity(unchecked) private var routes: [MemberRoute] = []
     /// Members of records that went to the writer alone (for tests: see
     /// `StreamSettings.outcome`).
     private(set) var membersPast = 0
@@ -108,7 +110,7 @@ final class RecordFilterChain {
         frames.empty()
         names.empty()
         bypass = 0
-        direct = false
+        direct = -1
         swap(&out, &writer.out)
         defer { swap(&out, &writer.out) }
         writer.begin(depthLeft: depthLeft, outputLimit: outputLimit)
@@ -176,15 +178,10 @@ final class RecordFilterChain {
         if pass.nullEmptyArrays { key |= 2 }
         if pass.nullBlankStrings { key |= pass.trim ? 12 : 4 }
         for index in passes.indices where passes[index].key == key { return index }
-        guard passes.count < Self.maxPasses else { return nil }
         // A pass not met before: asked again, its renamings gathered this time.
         var gathered = ContainerPass(gathering: true)
         for filter in filters { _ = filter.passes(token, into: &gathered) }
-        passes.append(
-            CopyPass(
-                key: key, RecordFastPath(gathered),
-                cacheCapacity: gathered.renameCount == 0 ? 1 : JSONParser.RenameCache.defaultCapacity))
-        return passes.count - 1
+        return passIndex(gathered, key: key)
     }
 
     /// A pass the filters agreed on, with the scratch (and the cache of renamed names) of its
@@ -214,8 +211,8 @@ final class RecordFilterChain {
             }
             return writer.take(token)
         }
-        if direct {
-            direct = false
+        if direct >= 0 {
+            direct = -1
             if token.opens { bypass = 1 }
             return writer.take(token)
         }
@@ -246,14 +243,23 @@ final class RecordFilterChain {
                 let token: RecordToken = isObject ? .objectStart : .arrayStart
                 if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
                     parser.index += 1
-                    guard emit(token), emit(isObject ? .objectEnd : .arrayEnd) else { return false }
-                } else if direct {
-                    // A member no filter needs: copied as it is.
-                    direct = false
+                    if direct >= 0 && (isObject ? passes[direct].fast.nullEmptyObjects : passes[direct].fast.nullEmptyArrays) {
+                        direct = -1
+                        guard writer.take(.null) else { return false }
+                    } else {
+                        guard emit(token), emit(isObject ? .objectEnd : .arrayEnd) else { return false }
+                    }
+                } else if direct >= 0 {
+                    // A member no filter needs: copied with what the filters do to it.
+                    let copying = passes[direct]
+                    if direct != 0 { containersPassed += 1 }
+                    direct = -1
                     parser.index = open
-                    guard writer.copy(&parser, .identity, depthLeft: depthLeft - frames.count, scratch: &passes[0].scratch) else {
+                    guard writer.copy(&parser, copying.fast, depthLeft: depthLeft - frames.count, scratch: &copying.scratch) else {
                         return false
                     }
+                    arena.growth = arena.growth.addingClamped(copying.scratch.growth)
+                    copying.scratch.growth = 0
                 } else if bypass == 0, let agreed = agreedPass(token) {
                     // No rule needs its tokens: the writer copies it from the text, as the fused
                     // pass copies a record, doing what the rules agreed on, without a token for
@@ -329,24 +335,82 @@ final class RecordFilterChain {
         let token = RecordToken(name: name, hash: hash, plain: !span.hasEscapes)
         if frames.count == 1 && bypass == 0, let needs {
             // A member of the record: past the filters when none needs it with this kind of value.
-            let kinds: ValueKinds
-            if let known = knownNeeds.find(token) {
-                kinds = ValueKinds(rawValue: UInt8(truncatingIfNeeded: known))
+            let route: MemberRoute
+            if let known = knownRoutes.find(token) {
+                route = routes[Int(known)]
             } else {
-                var union: ValueKinds = []
-                for need in needs { union.formUnion(need(token)) }
-                knownNeeds.add(token, Int32(union.rawValue))
-                kinds = union
+                route = MemberRoute(token, needs, keptIn: knownRoutes.isFull ? arena : knownRoutes.kept, passes: passIndex)
+                if !knownRoutes.isFull {
+                    knownRoutes.add(token, Int32(routes.count))
+                    routes.append(route)
+                }
             }
             parser.skipWhitespace()
             guard parser.index < parser.text.count else { return false }
-            if kinds.isDisjoint(with: ValueKinds(firstByte: parser.text[parser.index])) {
-                direct = true
+            if route.tokens.isDisjoint(with: ValueKinds(firstByte: parser.text[parser.index])) {
+                direct = route.pass
                 membersPast += 1
-                return writer.take(token)
+                arena.growth = arena.growth.addingClamped(route.growth)
+                return writer.take(route.name)
             }
         }
         return emit(token)
+    }
+
+    /// How a record's member goes past the filters, when none needs to see it: what the filters
+    /// together do to it, each seeing the name the ones before it gave the member.
+    private struct MemberRoute {
+        /// The kinds of value for which some filter must see the member.
+        var tokens: ValueKinds = []
+        /// The name written.
+        var name: RecordToken
+        /// What renaming it added to the output bound, as the filters would count it.
+        var growth = 0
+        /// For a container value: the pass (an index into `passes`).
+        var pass = 0
+
+        init(_ token: RecordToken, _ needs: [MemberNeeds], keptIn kept: TokenArena, passes: (ContainerPass, UInt64) -> Int?) {
+            // The name's bytes (in the record's text, or decoded into the record's arena) last as
+            // long as the route.
+            name = RecordToken(name: kept.keep(token.bytes), hash: token.hash, plain: token.flag)
+            var pass = ContainerPass(gathering: true)
+            var key: UInt64 = 0
+            for index in needs.indices {
+                let use = needs[index](name)
+                tokens.formUnion(use.tokens)
+                if use.pass.nullEmptyObjects { pass.nullEmptyObjects = true }
+                if use.pass.nullEmptyArrays { pass.nullEmptyArrays = true }
+                if use.pass.nullBlankStrings { pass.nullBlankStrings = true }
+                if use.pass.trim { pass.trim = true }
+                if let renames = use.pass.renames, !renames.isEmpty {
+                    for rename in renames { pass.rename(rename) }
+                    key |= 1 << UInt64(8 + index)
+                }
+                if let newName = use.newName {
+                    growth = growth.addingClamped(max(0, newName.count - name.bytes.count))
+                    let bytes = newName.withUnsafeBytes { kept.keep($0) }
+                    name = RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
+                }
+            }
+            if pass.nullEmptyObjects { key |= 1 }
+            if pass.nullEmptyArrays { key |= 2 }
+            if pass.nullBlankStrings { key |= pass.trim ? 12 : 4 }
+            if let found = passes(pass, key) {
+                self.pass = found
+            } else {
+                tokens.formUnion(.containers)  // No room for another pass: the filters see them.
+            }
+        }
+    }
+
+    /// The index in `passes` of the pass with `key` (see `agreedPass`), made from `pass` when
+    /// new; nil when there is no room for another.
+    private func passIndex(_ pass: ContainerPass, key: UInt64) -> Int? {
+        for index in passes.indices where passes[index].key == key { return index }
+        guard passes.count < Self.maxPasses else { return nil }
+        passes.append(
+            CopyPass(key: key, RecordFastPath(pass), cacheCapacity: pass.renameCount == 0 ? 1 : JSONParser.RenameCache.defaultCapacity))
+        return passes.count - 1
     }
 
     /// A string's content: in the text, or decoded from its escapes into the arena.
