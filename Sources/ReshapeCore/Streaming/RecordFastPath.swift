@@ -9,11 +9,13 @@
 /// duplicate or colliding name, an empty record, a record that has the id member already or is not
 /// an object, nesting near the depth limit, a large object) gives up, and the record takes the
 /// tree path, which decides exactly as the whole document would.
-struct RecordFastPath: Sendable {
+///
+/// A class: a pass hands it to each record and container it copies without copying its arrays.
+final class RecordFastPath: Sendable {
     /// `emptyObjectToNull` over `$..*` is among the rules.
     let nullEmptyObjects: Bool
     /// `[]` becomes `null` at any depth (in a container a `RecordFilterChain` copies from the text).
-    var nullEmptyArrays = false
+    let nullEmptyArrays: Bool
     /// `blankStringToNull` over `$..*` is among the rules; `trim` if one of them trims.
     let nullBlankStrings: Bool
     let trim: Bool
@@ -29,6 +31,22 @@ struct RecordFastPath: Sendable {
     let idKeyLength: Int
     /// The id value is blank-checked when a `blankStringToNull` comes after `keyedToArray`.
     let idBlankCheck: (trim: Bool, enabled: Bool)
+
+    init(
+        nullEmptyObjects: Bool, nullEmptyArrays: Bool = false, nullBlankStrings: Bool, trim: Bool,
+        renames: [@Sendable (KeyBytes) -> [UInt8]?], idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
+        idKeyLength: Int, idBlankCheck: (trim: Bool, enabled: Bool)
+    ) {
+        self.nullEmptyObjects = nullEmptyObjects
+        self.nullEmptyArrays = nullEmptyArrays
+        self.nullBlankStrings = nullBlankStrings
+        self.trim = trim
+        self.renames = renames
+        self.idName = idName
+        self.idKeyHash = idKeyHash
+        self.idKeyLength = idKeyLength
+        self.idBlankCheck = idBlankCheck
+    }
 
     /// Nothing: the text as the writer would write its tree.
     static let identity = RecordFastPath(
@@ -134,7 +152,7 @@ struct RecordFastPath: Sendable {
 
 extension RecordFastPath {
     /// What `pass` does to a container copied from the text (no record ids).
-    init(_ pass: ContainerPass) {
+    convenience init(_ pass: ContainerPass) {
         self.init(
             nullEmptyObjects: pass.nullEmptyObjects, nullEmptyArrays: pass.nullEmptyArrays, nullBlankStrings: pass.nullBlankStrings,
             trim: pass.trim, renames: pass.renames ?? [], idName: nil, idKeyHash: 0, idKeyLength: 0, idBlankCheck: (false, false))

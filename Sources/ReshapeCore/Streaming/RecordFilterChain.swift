@@ -59,6 +59,9 @@ final class RecordFilterChain {
     @exclusivity(unchecked) private var direct = -1
     /// What each filter does to a record's members (see `MemberNeeds`); nil: they see them all.
     private let needs: [MemberNeeds]?
+    /// `needs` is not nil. (Read for every member: reading `needs` itself would retain an array
+    /// every thread's chain shares, and its count would bounce between the cores.)
+    private let routesMembers: Bool
     /// The routes of the record members met so far, by name: the index of each in `routes`.
     private let knownRoutes = KnownNames()
     @exclusivity(unchecked) private var routes: [MemberRoute] = []
@@ -80,6 +83,7 @@ final class RecordFilterChain {
 
     fileprivate init(_ makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter], needs: [MemberNeeds]?) {
         self.needs = needs
+        routesMembers = needs != nil
         arena = TokenArena()
         writer = RecordTextWriter()
         var next: any RecordFilter = writer
@@ -132,6 +136,7 @@ final class RecordFilterChain {
 
     private init(first: any RecordFilter) {
         needs = nil
+        routesMembers = false
         arena = TokenArena()
         writer = RecordTextWriter()
         self.first = first
@@ -333,13 +338,13 @@ final class RecordFilterChain {
         for position in first..<names.count where names[position] == hash { return false }
         names.append(hash)
         let token = RecordToken(name: name, hash: hash, plain: !span.hasEscapes)
-        if frames.count == 1 && bypass == 0, let needs {
+        if routesMembers && frames.count == 1 && bypass == 0 {
             // A member of the record: past the filters when none needs it with this kind of value.
             let route: MemberRoute
             if let known = knownRoutes.find(token) {
                 route = routes[Int(known)]
             } else {
-                route = MemberRoute(token, needs, keptIn: knownRoutes.isFull ? arena : knownRoutes.kept, passes: passIndex)
+                route = MemberRoute(token, needs ?? [], keptIn: knownRoutes.isFull ? arena : knownRoutes.kept, passes: passIndex)
                 if !knownRoutes.isFull {
                     knownRoutes.add(token, Int32(routes.count))
                     routes.append(route)
