@@ -11,12 +11,25 @@ struct PathMatcher: Sendable {
     typealias States = UInt64
 
     private let segments: [JSONPath.Segment]
-    /// For each segment with a name selector, the name's `RecordNames.hash`.
-    private let nameHashes: [UInt64]
+    /// Each segment's selector as plain values, read for every step without touching the
+    /// path's shared storage (whose reference counts every thread would otherwise bump).
+    private let selectors: [PlainSelector]
     /// The bit of a value the path selects.
     let selected: States
     /// The states in which a descendant segment waits: kept through every step.
     private let waiting: States
+
+    /// A selector as the automaton reads it. Its name's bytes are only read.
+    private struct PlainSelector: @unchecked Sendable {
+        enum Kind: UInt8 { case wildcard, name, index, union }
+        let kind: Kind
+        /// For a name: its `RecordNames.hash` and its bytes (kept by the path, which the
+        /// matcher holds).
+        let hash: UInt64
+        let name: UnsafeRawBufferPointer
+        /// For an index.
+        let index: Int
+    }
 
     /// Nil for a path the automaton cannot follow: more than 62 segments, an index counted from
     /// the end (which needs the array's length before its elements), a slice or a filter (alone or
@@ -31,10 +44,13 @@ struct PathMatcher: Sendable {
         }
         self.waiting = waiting
         selected = 1 << States(segments.count)
-        nameHashes = segments.map { segment in
-            switch segment {
-            case .child(.name(let name)), .descendant(.name(let name)): RecordNames.hash(name.bytes)
-            default: 0
+        let none = UnsafeRawBufferPointer(start: nil, count: 0)
+        selectors = segments.map { segment in
+            switch segment.selector {
+            case .wildcard: PlainSelector(kind: .wildcard, hash: 0, name: none, index: 0)
+            case .name(let member): PlainSelector(kind: .name, hash: RecordNames.hash(member.bytes), name: member.bytes, index: 0)
+            case .index(let index): PlainSelector(kind: .index, hash: 0, name: none, index: index)
+            default: PlainSelector(kind: .union, hash: 0, name: none, index: 0)
             }
         }
     }
@@ -50,20 +66,35 @@ struct PathMatcher: Sendable {
         }
     }
 
-    /// Whether `selector` takes the member `name` (a union's names compared by their bytes).
-    private func takes(_ selector: JSONPath.Selector, offset: Int, name: UnsafeRawBufferPointer, hash: UInt64) -> Bool {
-        switch selector {
-        case .wildcard: true
-        case .name(let member): nameHashes[offset] == hash && member.bytes.sameBytes(as: name)
-        case .union(let selectors):
-            selectors.contains { inner in
-                switch inner {
+    /// Whether the selector of segment `offset` takes the member `name`.
+    @inline(__always)
+    private func takes(_ offset: Int, name: UnsafeRawBufferPointer, hash: UInt64) -> Bool {
+        let selector = selectors[offset]
+        switch selector.kind {
+        case .wildcard: return true
+        case .name: return selector.hash == hash && selector.name.sameBytes(as: name)
+        case .index: return false
+        case .union:
+            guard case .union(let inner) = segments[offset].selector else { return false }
+            return inner.contains { choice in
+                switch choice {
                 case .wildcard: true
                 case .name(let member): member.bytes.sameBytes(as: name)
                 default: false
                 }
             }
-        default: false
+        }
+    }
+
+    /// Whether the selector of segment `offset` takes element `index`.
+    @inline(__always)
+    private func takes(_ offset: Int, index: Int) -> Bool {
+        let selector = selectors[offset]
+        switch selector.kind {
+        case .wildcard: return true
+        case .name: return false
+        case .index: return selector.index == index
+        case .union: return Self.takes(segments[offset].selector, index: index)
         }
     }
 
@@ -90,12 +121,12 @@ struct PathMatcher: Sendable {
     /// The states of the child named `name` (whose `RecordNames.hash` is `hash`) of a node in
     /// `states`.
     func child(_ states: States, name: UnsafeRawBufferPointer, hash: UInt64) -> States {
-        step(states) { offset, selector in takes(selector, offset: offset, name: name, hash: hash) }
+        step(states) { offset in takes(offset, name: name, hash: hash) }
     }
 
     /// The states of element `index` of a node in `states`.
     func child(_ states: States, index: Int) -> States {
-        step(states) { _, selector in Self.takes(selector, index: index) }
+        step(states) { offset in takes(offset, index: index) }
     }
 
     /// Whether, from `states`, which element an index step goes to matters: an index selector is
@@ -115,7 +146,7 @@ struct PathMatcher: Sendable {
     }
 
     @inline(__always)
-    private func step(_ states: States, _ takes: (_ offset: Int, JSONPath.Selector) -> Bool) -> States {
+    private func step(_ states: States, _ takes: (_ offset: Int) -> Bool) -> States {
         // Nothing live (the usual case away from a path's targets): nothing below either.
         var live = states & ~selected
         if live == 0 { return 0 }
@@ -123,10 +154,7 @@ struct PathMatcher: Sendable {
         while live != 0 {
             let offset = live.trailingZeroBitCount
             live &= live - 1
-            switch segments[offset] {
-            case .child(let selector), .descendant(let selector):
-                if takes(offset, selector) { next |= 1 << States(offset + 1) }
-            }
+            if takes(offset) { next |= 1 << States(offset + 1) }
         }
         return next
     }
