@@ -956,7 +956,13 @@ import Testing
         }
         // Names that collide once renamed past the filters, and a repeated name: the record takes
         // its tree, which names the member.
-        for bad in [#"{"display_name": 1, "displayName": 2, "plan": "", "profile": {}}"#, #"{"tags": 1, "flag": 2, "avatar": {}}"#, #"{"plan": 1, "plan": 2}"#] {
+        // A member dropped past the filters is still read as strictly: a repeated name or invalid
+        // text in it is the whole tree's error too.
+        for bad in [
+            #"{"display_name": 1, "displayName": 2, "plan": "", "profile": {}}"#, #"{"tags": 1, "flag": 2, "avatar": {}}"#,
+            #"{"plan": 1, "plan": 2}"#, #"{"avatar": {"url": 1, "url": 2}, "lastLogin": [{"a": 1, "a": 2}]}"#,
+            #"{"avatar": [1, {"x": tru}], "plan": "p"}"#, #"{"lastLogin": "\ud800x", "avatar": 01}"#,
+        ] {
             let clean = (0..<300).map { #""r\#($0)": {"displayName": "a", "plan": " ", "avatar": {}, "profile": {"in_a": [{}]}}"# }
             let input = Array(("{" + (clean[..<200] + [#""bad": \#(bad)"#] + clean[200...]).joined(separator: ",") + "}").utf8)
             #expect(Self.compare(rules, input, context: "rules \(spec) bad \(bad)"))

@@ -66,11 +66,20 @@ extension Keep {
         }
     }
 
-    /// A record's members that the path selects or selects in; in a selected record, those not
-    /// listed.
+    /// In a selected record, a member not listed is dropped, name and value; a record's member
+    /// that the path selects or selects in is seen.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path) else { return nil }
+        guard let matcher = PathMatcher(path), let record = context.recordStates(matcher) else { return nil }
+        let selectsRecord = record & matcher.selected != 0
         let listed = members
-        return context.pathNeeds(matcher) { name in listed.contains { $0.elementsEqual(name.bytes) } ? [] : .all }
+        return { name in
+            var use = MemberUse()
+            if selectsRecord && !listed.contains(where: { $0.elementsEqual(name.bytes) }) {
+                use.drops = true
+            } else if matcher.child(record, name: name.bytes, hash: name.hash) != 0 {
+                use.tokens = .all
+            }
+            return use
+        }
     }
 }

@@ -100,12 +100,30 @@ extension Remove {
         return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), next: next) }
     }
 
-    /// A record's members that the path selects or selects in; with `matching`, in a selected
-    /// record, those whose names match.
+    /// A record's member the path selects is dropped, name and value; one it selects in is
+    /// seen. With `matching`, in a selected record, a member whose name matches is dropped.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path) else { return nil }
-        guard let matching else { return context.pathNeeds(matcher) }
-        return context.pathNeeds(matcher) { name in Self.matches(matching, name.bytes) ? .all : [] }
+        guard let matcher = PathMatcher(path), let record = context.recordStates(matcher) else { return nil }
+        let selectsRecord = record & matcher.selected != 0
+        let matching = self.matching
+        return { name in
+            var use = MemberUse()
+            if let matching {
+                if selectsRecord && Self.matches(matching, name.bytes) {
+                    use.drops = true
+                    return use
+                }
+            } else if selectsRecord {
+                return MemberUse(tokens: .all)  // The record itself is removed: its tree decides.
+            }
+            let states = matcher.child(record, name: name.bytes, hash: name.hash)
+            if matching == nil && states & matcher.selected != 0 {
+                use.drops = true
+            } else if states != 0 {
+                use.tokens = .all
+            }
+            return use
+        }
     }
 
     private final class Filter: RecordFilter {

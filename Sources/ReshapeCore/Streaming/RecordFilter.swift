@@ -228,6 +228,9 @@ struct MemberUse {
     /// ... and, for a container, what the filter does to it and at every depth in it. Nothing
     /// else changes.
     var pass = ContainerPass(gathering: true)
+    /// Or: the filter drops the member, name and value, whatever its value (when it need not see
+    /// it); the filters after it never see it.
+    var drops = false
 
     /// A member the filter needs to see when its value is of one of `tokens`' kinds.
     init(tokens: ValueKinds = []) {

@@ -57,6 +57,12 @@ final class RecordFilterChain {
     /// The value that comes next goes to the writer alone (no filter needs its member), with
     /// this pass (an index into `passes`) when it is a container; -1: it goes to the filters.
     @exclusivity(unchecked) private var direct = -1
+    /// The member whose name was read last was dropped, value and all (see `MemberUse.drops`).
+    @exclusivity(unchecked) private var dropped = false
+    /// How deep the record may nest (see `run`).
+    @exclusivity(unchecked) private var depthLeft = 0
+    /// Where dropped containers are written, to be read as strictly as the others.
+    @exclusivity(unchecked) private var discarded = ByteBuffer()
     /// What each filter does to a record's members (see `MemberNeeds`); nil: they see them all.
     private let needs: [MemberNeeds]?
     /// `needs` is not nil. (Read for every member: reading `needs` itself would retain an array
@@ -115,6 +121,8 @@ final class RecordFilterChain {
         names.empty()
         bypass = 0
         direct = -1
+        dropped = false
+        self.depthLeft = depthLeft
         swap(&out, &writer.out)
         defer { swap(&out, &writer.out) }
         writer.begin(depthLeft: depthLeft, outputLimit: outputLimit)
@@ -234,69 +242,74 @@ final class RecordFilterChain {
     /// Reads the record's text into tokens for the first filter.
     private func read(_ parser: inout JSONParser, depthLeft: Int) -> Bool {
         while true {
-            parser.skipWhitespace()
-            guard parser.index < parser.text.count else { return false }
-            let byte = parser.text[parser.index]
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let isObject = byte == UInt8(ascii: "{")
-                guard frames.count + 1 < depthLeft else { return false }
-                let open = parser.index
-                parser.index += 1
+            if dropped {
+                // The member's value was read and dropped with its name (see `readName`).
+                dropped = false
+            } else {
                 parser.skipWhitespace()
                 guard parser.index < parser.text.count else { return false }
-                let token: RecordToken = isObject ? .objectStart : .arrayStart
-                if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
+                let byte = parser.text[parser.index]
+                switch byte {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    let isObject = byte == UInt8(ascii: "{")
+                    guard frames.count + 1 < depthLeft else { return false }
+                    let open = parser.index
                     parser.index += 1
-                    if direct >= 0 && (isObject ? passes[direct].fast.nullEmptyObjects : passes[direct].fast.nullEmptyArrays) {
+                    parser.skipWhitespace()
+                    guard parser.index < parser.text.count else { return false }
+                    let token: RecordToken = isObject ? .objectStart : .arrayStart
+                    if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
+                        parser.index += 1
+                        if direct >= 0 && (isObject ? passes[direct].fast.nullEmptyObjects : passes[direct].fast.nullEmptyArrays) {
+                            direct = -1
+                            guard writer.take(.null) else { return false }
+                        } else {
+                            guard emit(token), emit(isObject ? .objectEnd : .arrayEnd) else { return false }
+                        }
+                    } else if direct >= 0 {
+                        // A member no filter needs: copied with what the filters do to it.
+                        let copying = passes[direct]
+                        if direct != 0 { containersPassed += 1 }
                         direct = -1
-                        guard writer.take(.null) else { return false }
+                        parser.index = open
+                        guard writer.copy(&parser, copying.fast, depthLeft: depthLeft - frames.count, scratch: &copying.scratch) else {
+                            return false
+                        }
+                        arena.growth = arena.growth.addingClamped(copying.scratch.growth)
+                        copying.scratch.growth = 0
+                    } else if bypass == 0, let agreed = agreedPass(token) {
+                        // No rule needs its tokens: the writer copies it from the text, as the fused
+                        // pass copies a record, doing what the rules agreed on, without a token for
+                        // each value in it.
+                        for filter in filters { filter.skip(token) }
+                        parser.index = open
+                        let copying = passes[agreed]
+                        guard writer.copy(&parser, copying.fast, depthLeft: depthLeft - frames.count, scratch: &copying.scratch) else {
+                            return false
+                        }
+                        arena.growth = arena.growth.addingClamped(copying.scratch.growth)
+                        copying.scratch.growth = 0
+                        if agreed != 0 { containersPassed += 1 }
                     } else {
-                        guard emit(token), emit(isObject ? .objectEnd : .arrayEnd) else { return false }
+                        guard emit(token, asked: bypass == 0) else { return false }
+                        frames.append((isObject, names.count))
+                        if isObject { guard readName(&parser) else { return false } }
+                        continue
                     }
-                } else if direct >= 0 {
-                    // A member no filter needs: copied with what the filters do to it.
-                    let copying = passes[direct]
-                    if direct != 0 { containersPassed += 1 }
-                    direct = -1
-                    parser.index = open
-                    guard writer.copy(&parser, copying.fast, depthLeft: depthLeft - frames.count, scratch: &copying.scratch) else {
-                        return false
-                    }
-                    arena.growth = arena.growth.addingClamped(copying.scratch.growth)
-                    copying.scratch.growth = 0
-                } else if bypass == 0, let agreed = agreedPass(token) {
-                    // No rule needs its tokens: the writer copies it from the text, as the fused
-                    // pass copies a record, doing what the rules agreed on, without a token for
-                    // each value in it.
-                    for filter in filters { filter.skip(token) }
-                    parser.index = open
-                    let copying = passes[agreed]
-                    guard writer.copy(&parser, copying.fast, depthLeft: depthLeft - frames.count, scratch: &copying.scratch) else {
-                        return false
-                    }
-                    arena.growth = arena.growth.addingClamped(copying.scratch.growth)
-                    copying.scratch.growth = 0
-                    if agreed != 0 { containersPassed += 1 }
-                } else {
-                    guard emit(token, asked: bypass == 0) else { return false }
-                    frames.append((isObject, names.count))
-                    if isObject { guard readName(&parser) else { return false } }
-                    continue
+                case UInt8(ascii: "\""):
+                    guard let span = try? parser.scanString() else { return false }
+                    guard emit(RecordToken(.string, content(of: span, in: parser.text), flag: !span.hasEscapes)) else { return false }
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    guard case .success(let (literal, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return false }
+                    parser.index = end
+                    guard emit(RecordToken(.number, literal.text, flag: literal.isReal)) else { return false }
+                case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                    guard parser.skipLiteral() != nil else { return false }
+                    let token = byte == UInt8(ascii: "n") ? RecordToken.null : RecordToken(.bool, flag: byte == UInt8(ascii: "t"))
+                    guard emit(token) else { return false }
+                default:
+                    return false
                 }
-            case UInt8(ascii: "\""):
-                guard let span = try? parser.scanString() else { return false }
-                guard emit(RecordToken(.string, content(of: span, in: parser.text), flag: !span.hasEscapes)) else { return false }
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                guard case .success(let (literal, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return false }
-                parser.index = end
-                guard emit(RecordToken(.number, literal.text, flag: literal.isReal)) else { return false }
-            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                guard parser.skipLiteral() != nil else { return false }
-                let token = byte == UInt8(ascii: "n") ? RecordToken.null : RecordToken(.bool, flag: byte == UInt8(ascii: "t"))
-                guard emit(token) else { return false }
-            default:
-                return false
             }
             // The value is complete: the next member or element, or the end of containers.
             while let top = frames.last {
@@ -353,6 +366,13 @@ final class RecordFilterChain {
             parser.skipWhitespace()
             guard parser.index < parser.text.count else { return false }
             if route.tokens.isDisjoint(with: ValueKinds(firstByte: parser.text[parser.index])) {
+                if route.drops {
+                    // Dropped, name and value: the value is still read as strictly as the rest.
+                    membersPast += 1
+                    dropped = true
+                    arena.growth = arena.growth.addingClamped(route.growth)
+                    return drop(&parser)
+                }
                 direct = route.pass
                 membersPast += 1
                 arena.growth = arena.growth.addingClamped(route.growth)
@@ -362,11 +382,45 @@ final class RecordFilterChain {
         return emit(token)
     }
 
+    /// Reads the member value at `parser.index` as strictly as `read` does, writing nothing.
+    private func drop(_ parser: inout JSONParser) -> Bool {
+        let byte = parser.text[parser.index]
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let open = parser.index
+            parser.index += 1
+            parser.skipWhitespace()
+            guard parser.index < parser.text.count else { return false }
+            if parser.text[parser.index] == UInt8(ascii: byte == UInt8(ascii: "{") ? "}" : "]") {
+                parser.index += 1
+                return true
+            }
+            parser.index = open
+            discarded.removeAll()
+            // Depth as `read` counts it: the record's frames and this value's.
+            return parser.transformRecord(
+                .identity, id: nil, depthLeft: depthLeft - frames.count, into: &discarded, scratch: &passes[0].scratch,
+                outputLimit: Int.max, wholeText: false)
+        case UInt8(ascii: "\""):
+            return (try? parser.scanString()) != nil
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard case .success(let (_, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return false }
+            parser.index = end
+            return true
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return parser.skipLiteral() != nil
+        default:
+            return false
+        }
+    }
+
     /// How a record's member goes past the filters, when none needs to see it: what the filters
     /// together do to it, each seeing the name the ones before it gave the member.
     private struct MemberRoute {
         /// The kinds of value for which some filter must see the member.
         var tokens: ValueKinds = []
+        /// A filter drops the member, name and value, whatever its value.
+        var drops = false
         /// The name written.
         var name: RecordToken
         /// What renaming it added to the output bound, as the filters would count it.
@@ -383,6 +437,11 @@ final class RecordFilterChain {
             for index in needs.indices {
                 let use = needs[index](name)
                 tokens.formUnion(use.tokens)
+                if use.drops {
+                    // The filters after it never see the member.
+                    drops = true
+                    break
+                }
                 if use.pass.nullEmptyObjects { pass.nullEmptyObjects = true }
                 if use.pass.nullEmptyArrays { pass.nullEmptyArrays = true }
                 if use.pass.nullBlankStrings { pass.nullBlankStrings = true }
