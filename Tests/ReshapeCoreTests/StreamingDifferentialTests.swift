@@ -911,13 +911,7 @@ import Testing
     ])
     func containersRulesReachAtEveryDepthAreCopiedWithThem(_ spec: String) throws {
         let rules = try Rules(json: spec)
-        var random = SeededGenerator(seed: 13_579)
-        let outcomes = Outcomes()
-        for round in 0..<3 {
-            let records = (0..<(60 + random.next(100))).map { #""r\#($0)": \#(Self.cleanRecord(&random))"# }
-            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
-            #expect(Self.compare(rules, input, outcomes: outcomes, context: "round \(round) rules \(spec)"))
-        }
+        let outcomes = Self.compareOnCleanRecords(rules, seed: 13_579, context: spec)
         let counts = outcomes.counts()
         #expect(counts["containers passed", default: 0] > 0 && counts["record trees", default: 0] == 0, "\(counts)")
         #expect(counts["rerun", default: 0] == 0, "\(counts)")
@@ -947,17 +941,10 @@ import Testing
     ])
     func membersNoRuleNeedsGoPastTheFilters(_ spec: String, _ past: Bool) throws {
         let rules = try Rules(json: spec)
-        var random = SeededGenerator(seed: 86_420)
-        let outcomes = Outcomes()
-        for round in 0..<3 {
-            let records = (0..<(60 + random.next(100))).map { #""r\#($0)": \#(Self.cleanRecord(&random))"# }
-            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
-            #expect(Self.compare(rules, input, outcomes: outcomes, context: "round \(round) rules \(spec)"))
-        }
+        let outcomes = Self.compareOnCleanRecords(rules, seed: 86_420, context: spec)
         // Names that collide once renamed past the filters, and a repeated name: the record takes
-        // its tree, which names the member.
-        // A member dropped past the filters is still read as strictly: a repeated name or invalid
-        // text in it is the whole tree's error too.
+        // its tree, which names the member. A member dropped past the filters is still read as
+        // strictly: a repeated name or invalid text in it is the whole tree's error too.
         for bad in [
             #"{"display_name": 1, "displayName": 2, "plan": "", "profile": {}}"#, #"{"tags": 1, "flag": 2, "avatar": {}}"#,
             #"{"plan": 1, "plan": 2}"#, #"{"avatar": {"url": 1, "url": 2}, "lastLogin": [{"a": 1, "a": 2}]}"#,
@@ -1001,6 +988,19 @@ import Testing
         let counts = outcomes.counts()
         #expect(counts["record trees", default: 0] > 0 || counts["failed", default: 0] > 0, "\(counts)")
         #expect(counts["rerun", default: 0] == 0, "\(counts)")
+    }
+
+    /// Three keyed payloads of `cleanRecord`s from `seed`, compared through every route; the
+    /// outcomes counted.
+    static func compareOnCleanRecords(_ rules: Rules, seed: UInt64, context: String) -> Outcomes {
+        var random = SeededGenerator(seed: seed)
+        let outcomes = Outcomes()
+        for round in 0..<3 {
+            let records = (0..<(60 + random.next(100))).map { #""r\#($0)": \#(cleanRecord(&random))"# }
+            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+            #expect(compare(rules, input, outcomes: outcomes, context: "round \(round) rules \(context)"))
+        }
+        return outcomes
     }
 
     /// A Firebase-style record no rule of `perRecordRulesStreamOnTheirText` fails on.

@@ -102,21 +102,20 @@ final class ValueHolding: RecordFilter {
     /// The elements of the array `tokens` holds (it starts with `[`), found as they are asked for.
     static func elements(of tokens: ArraySlice<RecordToken>) -> Elements { Elements(tokens: tokens) }
 
-    /// See `members(of:)`.
+    /// See `members(of:)`: an object's tokens inside its braces alternate a name (one token) and
+    /// a value, which `Elements` steps over alike.
     struct Members: Sequence, IteratorProtocol {
         let tokens: ArraySlice<RecordToken>
-        private var index: Int
+        private var steps: Elements
 
         init(tokens: ArraySlice<RecordToken>) {
             self.tokens = tokens
-            index = tokens.startIndex + 1
+            steps = Elements(tokens: tokens)
         }
 
         mutating func next() -> (name: Int, value: Range<Int>)? {
-            guard index < tokens.endIndex - 1, tokens[index].kind == .name else { return nil }
-            let name = index
-            index = ValueHolding.end(ofValueAt: name + 1, in: tokens)
-            return (name, (name + 1)..<index)
+            guard let name = steps.next(), tokens[name.lowerBound].kind == .name, let value = steps.next() else { return nil }
+            return (name.lowerBound, value)
         }
     }
 
