@@ -535,6 +535,18 @@ import Testing
             #expect(same)
             #expect(throws: ReshapeError.self) { try rules.applyWholeTree(to: input) }
         }
+        // Members past the filters (written, renamed or dropped) at each depth limit around the
+        // records' own: the tree's result or error, whichever route a member takes.
+        for spec in [
+            #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].avatar"}]"#,
+            #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*]","members":["displayName"]}]"#,
+            #"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$[*]","to":"snake_case"},{"op":"emptyObjectToNull"}]"#,
+        ] {
+            for depth in 3...5 {
+                let rules = try Rules(json: spec, limits: Limits(maxDepth: depth))
+                #expect(Self.compare(rules, input, context: "\(spec) maxDepth \(depth)"))
+            }
+        }
     }
 
     /// Renamings can make the output far larger than the input: the text route, streaming and

@@ -387,6 +387,8 @@ final class RecordFilterChain {
         let byte = parser.text[parser.index]
         switch byte {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
+            // Nesting counted as `read` counts it, empty or not.
+            guard frames.count + 1 < depthLeft else { return false }
             let open = parser.index
             parser.index += 1
             parser.skipWhitespace()
@@ -397,6 +399,8 @@ final class RecordFilterChain {
             }
             parser.index = open
             discarded.removeAll()
+            // A large value's copy is not kept for the next.
+            defer { if discarded.capacity > 1 << 20 { discarded = ByteBuffer() } }
             // Depth as `read` counts it: the record's frames and this value's.
             return parser.transformRecord(
                 .identity, id: nil, depthLeft: depthLeft - frames.count, into: &discarded, scratch: &passes[0].scratch,
