@@ -776,6 +776,8 @@ import Testing
         #"[{"op":"keyedToArray"},{"op":"emptyArrayToNull"},{"op":"emptyArrayToNull","path":"$[*].profile..*"}]"#,
         #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*]","members":["displayName","tags","items","profile"]},{"op":"keep","path":"$[*].profile","members":["city"]}]"#,
         #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*].friends.*","members":["n"]},{"op":"keep","path":"$..items[*]","members":["k"]}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[1:]"},{"op":"coerce","path":"$[*].items[0:9:2].n","to":"string","onFail":"null"},{"op":"mapValues","path":"$..tags[:1]","cases":[["a","A"]]}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].items[0,1:3:0,5:]"},{"op":"emptyArrayToNull","path":"$[*].tags[::1]"}]"#,
     ])
     func perRecordRulesStreamOnTheirText(_ spec: String) throws {
         let rules = try Rules(json: spec)
@@ -979,6 +981,8 @@ import Testing
         (#"[{"op":"wrap","key":"w"},{"op":"keyedToArray","path":"$..*"}]"#, #"{"r1": {"a": null}, "r2": {"b": null}, "r3": {}}"#),
         (#"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$[*].list","idKey":"k"}]"#, #"{"r1": {"list": [{"k": "a", "n": 1}, {"k": "a"}]}, "r2": {"list": [{"n": 1}]}, "r3": {"list": [{"k": 1.5}]}}"#),
         (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-1]"}]"#, #"{"r1": {"tags": [1, 2]}, "r2": {"tags": ["x"]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-2:]"}]"#, #"{"r1": {"tags": [1, 2, 3]}, "r2": {"tags": ["x"]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].tags[::-1]","to":"string"}]"#, #"{"r1": {"tags": [1, 2, 3]}, "r2": {"tags": [true]}}"#),
         (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].n","to":"integer"}]"#, #"{"r1": {"n": "12"}, "r2": {"n": "1.5"}, "r3": {"n": 3}}"#),
         (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].p","key":"k","value":1}]"#, #"{"r1": {"p": {}}, "r2": {"p": 7}}"#),
         (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"a":"b"}}]"#, #"{"r1": {"a": 1}, "r2": {"a": 1, "b": 2}}"#),

@@ -21,19 +21,22 @@ struct PathMatcher: Sendable {
 
     /// A selector as the automaton reads it. Its name's bytes are only read.
     private struct PlainSelector: @unchecked Sendable {
-        enum Kind: UInt8 { case wildcard, name, index, union }
+        enum Kind: UInt8 { case wildcard, name, index, slice, union }
         let kind: Kind
         /// For a name: its `RecordNames.hash` and its bytes (kept by the path, which the
         /// matcher holds).
         let hash: UInt64
         let name: UnsafeRawBufferPointer
-        /// For an index.
+        /// For an index; for a slice, its start.
         let index: Int
+        /// For a slice: its end (`Int.max` when left out) and step.
+        var end = 0
+        var step = 1
     }
 
-    /// Nil for a path the automaton cannot follow: more than 62 segments, an index counted from
-    /// the end (which needs the array's length before its elements), a slice or a filter (alone or
-    /// in a union).
+    /// Nil for a path the automaton cannot follow: more than 62 segments, an index or a slice
+    /// bound counted from the end or a slice stepping backwards (which need the array's length
+    /// before its elements), a filter (alone or in a union).
     init?(_ path: JSONPath) {
         segments = path.segments
         guard segments.count < 63 else { return nil }
@@ -50,20 +53,31 @@ struct PathMatcher: Sendable {
             case .wildcard: PlainSelector(kind: .wildcard, hash: 0, name: none, index: 0)
             case .name(let member): PlainSelector(kind: .name, hash: RecordNames.hash(member.bytes), name: member.bytes, index: 0)
             case .index(let index): PlainSelector(kind: .index, hash: 0, name: none, index: index)
+            case .slice(let start, let end, let step):
+                PlainSelector(kind: .slice, hash: 0, name: none, index: start ?? 0, end: end ?? Int.max, step: step ?? 1)
             default: PlainSelector(kind: .union, hash: 0, name: none, index: 0)
             }
         }
     }
 
-    /// Whether the automaton follows `selector`: a name, an index from the start, a wildcard, or
-    /// a union of those (not a slice, a filter or an index from the end).
+    /// Whether the automaton follows `selector`: a name, an index from the start, a slice whose
+    /// bounds count from the start and whose step is not negative, a wildcard, or a union of
+    /// those (not a filter, an index from the end or a slice counting from it).
     private static func follows(_ selector: JSONPath.Selector) -> Bool {
         switch selector {
         case .name, .wildcard: true
         case .index(let index): index >= 0
+        case .slice(let start, let end, let step): (start ?? 0) >= 0 && (end ?? 0) >= 0 && (step ?? 1) >= 0
         case .union(let selectors): selectors.allSatisfy(follows)
-        case .slice, .filter: false
+        case .filter: false
         }
+    }
+
+    /// Whether the slice `start..<end` by `step` (bounds from the start, step not negative)
+    /// takes element `index`, as RFC 9535 §2.3.4.2 selects: none when `step` is 0.
+    @inline(__always)
+    private static func slice(start: Int, end: Int, step: Int, takes index: Int) -> Bool {
+        step > 0 && index >= start && index < end && (index - start) % step == 0
     }
 
     /// Whether the selector of segment `offset` takes the member `name`.
@@ -73,7 +87,7 @@ struct PathMatcher: Sendable {
         switch selector.kind {
         case .wildcard: return true
         case .name: return selector.hash == hash && selector.name.sameBytes(as: name)
-        case .index: return false
+        case .index, .slice: return false
         case .union:
             guard case .union(let inner) = segments[offset].selector else { return false }
             return inner.contains { choice in
@@ -94,6 +108,7 @@ struct PathMatcher: Sendable {
         case .wildcard: return true
         case .name: return false
         case .index: return selector.index == index
+        case .slice: return Self.slice(start: selector.index, end: selector.end, step: selector.step, takes: index)
         case .union: return Self.takes(segments[offset].selector, index: index)
         }
     }
@@ -103,6 +118,7 @@ struct PathMatcher: Sendable {
         switch selector {
         case .wildcard: true
         case .index(let wanted): wanted == index
+        case .slice(let start, let end, let step): slice(start: start ?? 0, end: end ?? Int.max, step: step ?? 1, takes: index)
         case .union(let selectors): selectors.contains { takes($0, index: index) }
         default: false
         }
@@ -137,8 +153,9 @@ struct PathMatcher: Sendable {
             let offset = live.trailingZeroBitCount
             live &= live - 1
             switch segments[offset].selector {
-            case .index: return true
-            case .union(let selectors): if selectors.contains(where: { if case .index = $0 { true } else { false } }) { return true }
+            case .index, .slice: return true
+            case .union(let selectors):
+                if selectors.contains(where: { if case .index = $0 { true } else if case .slice = $0 { true } else { false } }) { return true }
             default: break
             }
         }
