@@ -138,11 +138,6 @@ extension Coerce {
         }
     }
 
-    /// A record's members that the path selects or selects in.
-    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        PathMatcher(path).flatMap { context.pathNeeds($0) }
-    }
-
     private final class Filter: RecordFilter {
         @exclusivity(unchecked) var cursor: PathCursor
         let to: Target

@@ -79,10 +79,3 @@ extension Hoist {
         }
     }
 }
-
-extension Hoist {
-    /// A record's members that the path selects or selects in (all of them in a selected record).
-    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        PathMatcher(path).flatMap { context.pathNeeds($0) }
-    }
-}

@@ -131,10 +131,3 @@ extension MapValues {
         }
     }
 }
-
-extension MapValues {
-    /// A record's members that the path selects or selects in (all of them in a selected record).
-    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        PathMatcher(path).flatMap { context.pathNeeds($0) }
-    }
-}

@@ -110,10 +110,3 @@ extension Pluck {
         }
     }
 }
-
-extension Pluck {
-    /// A record's members that the path selects or selects in (all of them in a selected record).
-    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        PathMatcher(path).flatMap { context.pathNeeds($0) }
-    }
-}

@@ -75,6 +75,20 @@ struct ContainerPass {
         renameCount += 1
         renames?.append(rename)
     }
+
+    /// Adds what `other` does after what this pass does.
+    mutating func merge(_ other: ContainerPass) {
+        nullEmptyObjects = nullEmptyObjects || other.nullEmptyObjects
+        nullEmptyArrays = nullEmptyArrays || other.nullEmptyArrays
+        nullBlankStrings = nullBlankStrings || other.nullBlankStrings
+        trim = trim || other.trim
+        for rename in other.renames ?? [] { self.rename(rename) }
+    }
+
+    /// What becomes `null` as the bits of a pass's key (bits 0-3; see `RecordFilterChain`).
+    var nullingKey: UInt64 {
+        (nullEmptyObjects ? 1 : 0) | (nullEmptyArrays ? 2 : 0) | (nullBlankStrings ? (trim ? 12 : 4) : 0)
+    }
 }
 
 /// One token of a record as the filters pass it on. Its bytes stay valid for the whole record.

@@ -187,9 +187,7 @@ final class RecordFilterChain {
             // A filter adds one renaming at most, always the same one.
             if pass.renameCount != renames { key |= 1 << UInt64(8 + index) }
         }
-        if pass.nullEmptyObjects { key |= 1 }
-        if pass.nullEmptyArrays { key |= 2 }
-        if pass.nullBlankStrings { key |= pass.trim ? 12 : 4 }
+        key |= pass.nullingKey
         for index in passes.indices where passes[index].key == key { return index }
         // A pass not met before: asked again, its renamings gathered this time.
         var gathered = ContainerPass(gathering: true)
@@ -446,23 +444,15 @@ final class RecordFilterChain {
                     drops = true
                     break
                 }
-                if use.pass.nullEmptyObjects { pass.nullEmptyObjects = true }
-                if use.pass.nullEmptyArrays { pass.nullEmptyArrays = true }
-                if use.pass.nullBlankStrings { pass.nullBlankStrings = true }
-                if use.pass.trim { pass.trim = true }
-                if let renames = use.pass.renames, !renames.isEmpty {
-                    for rename in renames { pass.rename(rename) }
-                    key |= 1 << UInt64(8 + index)
-                }
+                pass.merge(use.pass)
+                if use.pass.renameCount > 0 { key |= 1 << UInt64(8 + index) }
                 if let newName = use.newName {
                     growth = growth.addingClamped(max(0, newName.count - name.bytes.count))
                     let bytes = newName.withUnsafeBytes { kept.keep($0) }
                     name = RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
                 }
             }
-            if pass.nullEmptyObjects { key |= 1 }
-            if pass.nullEmptyArrays { key |= 2 }
-            if pass.nullBlankStrings { key |= pass.trim ? 12 : 4 }
+            key |= pass.nullingKey
             if let found = passes(pass, key) {
                 self.pass = found
             } else {
