@@ -69,10 +69,10 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
     /// For ``Code/ruleFailed``: where the failing value was in the input, before the rules
     /// before the failing one moved or renamed it (see ``ValueSource``), with its line, column
     /// and byte position; ``description`` ends with it (`(input: $['-NxA3kq0']['age'], line 1,
-    /// column 2211)`) when it is not at ``path`` already. A stream traces its failing record; a
-    /// whole tree is traced from the input in memory (a pipe under 64 KiB is read whole) or a
-    /// file of at most 64 MiB. Nil when not known (a larger whole tree from a pipe or a file,
-    /// JSON Lines, tracing past the work limit). Not compared by `==`: the same failure with or without it is equal.
+    /// column 2211)`) when it is not at ``path`` already. A stream traces its failing record, and
+    /// JSON Lines the failing line; a whole tree is traced from the input in memory, a pipe of at
+    /// most 64 MiB or a file of at most 64 MiB. Nil when not known (a larger whole tree, tracing
+    /// past the work limit). Not compared by `==`: the same failure with or without it is equal.
     public var source: ValueSource? {
         get { sourceBox?.value }
         set { sourceBox = newValue.map(SourceBox.init) }

@@ -294,6 +294,45 @@ import Testing
         ])
     }
 
+    /// JSON Lines: a line a rule fails on is traced alone, and the source is placed in the input:
+    /// the line's number, the column in it, the byte position in the whole input; on one thread
+    /// and on several, with the failing line in a later batch than the first.
+    @Test func aFailingJSONLineIsTracedInItsLine() throws {
+        let rules = try Rules(json: #"[{"op":"convertKeys","to":"camelCase"},{"op":"coerce","path":"$.xY","to":"number"}]"#)
+        var lines = (0..<300).map { #"{"a_b": \#($0), "x_y": "\#($0)"}"# }
+        lines[211] = #"{"a_b": 211,  "x_y": {"y": 1}}"#
+        lines.insert("", at: 100)  // Blank lines count.
+        let text = lines.joined(separator: "\n") + "\n"
+        let input = Array(text.utf8)
+        let lineStart = text.utf8.count - lines[212...].joined(separator: "\n").utf8.count - 1
+        let valueStart = lineStart + lines[212].utf8.count - #"{"y": 1}}"#.utf8.count
+        let expected = "$['x_y'], line 213, column 22, renamed by rule 1 (convertKeys) from \"x_y\""
+        for jobs in [1, 3] {
+            var settings = StreamSettings(jobs: jobs)
+            settings.batchLineBytes = 512
+            var failure: ReshapeError?
+            do {
+                _ = try rules.apply(to: input, options: [.inputLines], settings: settings)
+            } catch {
+                failure = error
+            }
+            #expect(failure?.line == 213 && failure?.path == "$['xY']", "\(String(describing: failure))")
+            #expect(failure?.source?.description == expected)
+            #expect(failure?.source?.position == valueStart)
+            #expect(input[valueStart] == UInt8(ascii: "{"))
+            #expect(failure?.description.hasSuffix("(input: \(expected))") == true)
+        }
+        // A value the rules did not move: no suffix, the same source.
+        let unmoved = try Rules(json: #"[{"op":"coerce","path":"$.x_y","to":"number"}]"#)
+        #expect(throws: ReshapeError.self) { try unmoved.apply(to: input, options: [.inputLines]) }
+        do {
+            _ = try unmoved.apply(to: input, options: [.inputLines])
+        } catch {
+            #expect(error.source?.description == "$['x_y'], line 213, column 22")
+            #expect(error.description.hasSuffix("cannot coerce an object to a number"))
+        }
+    }
+
     @Test func pathsThatSelectNoOneValueAreRefused() throws {
         let rules = try Rules(json: #"[{"op":"wrap","key":"a"}]"#)
         for (path, message) in [

@@ -60,6 +60,9 @@ enum JSONLines {
             }
             if var error = done.error {
                 error.line += linesBefore
+                if let source = error.source, source.line > 0 {
+                    error.source?.line = source.line + linesBefore
+                }
                 throw error
             }
             linesBefore += done.lineCount

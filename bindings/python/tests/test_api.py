@@ -75,6 +75,14 @@ def test_rule_failed_carries_rule_and_path():
     assert error.source == reshape.Source("input", "$['data']['users']['u1']", 1, 27, 26, 0, "", (),
                                           "$['data']['users']['u1'], line 1, column 27")
 
+    # JSON Lines: the failing line is traced alone and placed in the input.
+    with pytest.raises(reshape.RuleFailed) as caught:
+        rules.apply('{"data": {"users": {}}}\n\n{"data": {"users": {"u1": 7}}}\n', input_lines=True)
+    error = caught.value
+    assert (error.rule, error.path, error.line) == (2, "$['users']['u1']", 3)
+    assert error.source == reshape.Source("input", "$['data']['users']['u1']", 3, 27, 51, 0, "", (),
+                                          "$['data']['users']['u1'], line 3, column 27")
+
 
 def test_trace_says_where_a_value_was():
     rules = reshape.Rules([{"op": "keyedToArray", "wrapIn": "users"}, {"op": "convertKeys", "to": "camelCase"},
