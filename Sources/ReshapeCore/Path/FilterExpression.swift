@@ -127,15 +127,44 @@ extension JSONPath.Selector {
 
 // MARK: - Evaluation
 
-/// Evaluates filters against jansson nodes: the node being filtered (`@`) and the document's root
-/// (`$`). Queries inside filters select plain node lists (not recorded in the selection). Every
-/// child looked at is a step of work.
-struct FilterEvaluator {
-    let root: Node
-    let document: Document
+/// What a filter looks at in a value, whatever holds it: a jansson tree (`TreeFilterValues`) or a
+/// record's tokens (`TokenFilterValues`). `FilterEvaluator` is written once against it.
+protocol FilterValues {
+    associatedtype Value
+    /// The document's root, for absolute queries (`$...`); nil where there is none to read (the
+    /// evaluation then fails).
+    var root: Value? { get }
+    /// Counts `steps` steps of work.
+    func charge(_ steps: Int) throws(ReshapeError)
+    func kind(of value: Value) -> FilterValueKind
+    /// A string's bytes (UTF-8, unescaped).
+    func stringBytes(of value: Value) -> UnsafeRawBufferPointer
+    /// A number's text, compared exactly (`NumberLiteral.compareExactly`).
+    func numberText(of value: Value) -> [UInt8]
+    /// How many members or elements a container has.
+    func count(of value: Value) throws(ReshapeError) -> Int
+    func member(_ name: KeyBytes, of value: Value) throws(ReshapeError) -> Value?
+    func element(_ index: Int, of value: Value) throws(ReshapeError) -> Value?
+    /// A container's children, in order.
+    func children(of value: Value) throws(ReshapeError) -> [Value]
+    /// Appends the container's `ValueKey` (for `==` between containers).
+    func appendKey(of value: Value, to key: inout [UInt8]) throws(ReshapeError)
+}
+
+/// A value's kind, as a filter compares it.
+enum FilterValueKind {
+    case string, number, bool(Bool), null, object, array
+}
+
+/// Evaluates filters against the values `values` gives: the node being filtered (`@`) and the
+/// document's root (`$`). Queries inside filters select plain node lists (not recorded in the
+/// selection). Every child looked at is a step of work.
+struct FilterEvaluator<Values: FilterValues> {
+    typealias Item = Values.Value
+    let values: Values
 
     /// Whether `expression` holds for `node`.
-    func holds(_ expression: FilterExpression, on node: Node) throws(ReshapeError) -> Bool {
+    func holds(_ expression: FilterExpression, on node: Item) throws(ReshapeError) -> Bool {
         switch expression {
         case .or(let items):
             for item in items where try holds(item, on: node) { return true }
@@ -155,13 +184,13 @@ struct FilterEvaluator {
             switch op {
             case .equal: return try equal(a, b)
             case .notEqual: return try !equal(a, b)
-            case .less: return Self.less(a, b)
+            case .less: return less(a, b)
             case .lessOrEqual:
-                if Self.less(a, b) { return true }
+                if less(a, b) { return true }
                 return try equal(a, b)
-            case .greater: return Self.less(b, a)
+            case .greater: return less(b, a)
             case .greaterOrEqual:
-                if Self.less(b, a) { return true }
+                if less(b, a) { return true }
                 return try equal(a, b)
             }
         }
@@ -170,11 +199,11 @@ struct FilterEvaluator {
     /// A value in a comparison or an argument: a node, a literal, or nothing.
     enum Value {
         case nothing
-        case node(Node)
+        case node(Item)
         case literal(FilterLiteral)
     }
 
-    private func value(_ operand: FilterOperand, on node: Node) throws(ReshapeError) -> Value {
+    private func value(_ operand: FilterOperand, on node: Item) throws(ReshapeError) -> Value {
         switch operand {
         case .literal(let literal):
             return .literal(literal)
@@ -187,7 +216,7 @@ struct FilterEvaluator {
     }
 
     /// The value of a function whose result is a value.
-    private func result(_ call: FilterFunction, on node: Node) throws(ReshapeError) -> Value {
+    private func result(_ call: FilterFunction, on node: Item) throws(ReshapeError) -> Value {
         switch call.name {
         case .length:
             guard case .value(let operand) = call.arguments[0] else { return .nothing }
@@ -195,12 +224,16 @@ struct FilterEvaluator {
             let length: Int
             switch argument {
             case .literal(.string(let text)): length = text.unicodeScalars.count
-            case .node(let found) where found.kind == .string:
-                // Counting scalars reads the string: a step per 16 bytes, as for `match`.
-                try document.charge(found.stringBytes.count / 16)
-                length = String(decoding: found.stringBytes, as: UTF8.self).unicodeScalars.count
-            case .node(let found) where found.isArray: length = found.arrayCount
-            case .node(let found) where found.isObject: length = found.objectCount
+            case .node(let found):
+                switch values.kind(of: found) {
+                case .string:
+                    // Counting scalars reads the string: a step per 16 bytes, as for `match`.
+                    let bytes = values.stringBytes(of: found)
+                    try values.charge(bytes.count / 16)
+                    length = String(decoding: bytes, as: UTF8.self).unicodeScalars.count
+                case .array, .object: length = try values.count(of: found)
+                default: return .nothing
+                }
             default: return .nothing
             }
             return .literal(.number(Array(String(length).utf8)))
@@ -217,37 +250,44 @@ struct FilterEvaluator {
     }
 
     /// The result of `match` or `search`.
-    private func logical(_ call: FilterFunction, on node: Node) throws(ReshapeError) -> Bool {
+    private func logical(_ call: FilterFunction, on node: Item) throws(ReshapeError) -> Bool {
         guard call.name == .match || call.name == .search, call.arguments.count == 2,
             case .value(let subject) = call.arguments[0], case .value(let patternOperand) = call.arguments[1],
-            let text = Self.string(try value(subject, on: node))
+            let text = string(try value(subject, on: node))
         else { return false }
         var regexp = call.pattern
         if regexp == nil {
             if case .literal = patternOperand { return false }  // Not an I-Regexp: nothing matches.
-            guard let pattern = Self.string(try value(patternOperand, on: node)) else { return false }
+            guard let pattern = string(try value(patternOperand, on: node)) else { return false }
             regexp = try? IRegexp.compile(pattern).get()
         }
         guard let regexp else { return false }
-        try document.charge(text.unicodeScalars.count.multipliedClamped(by: regexp.size / 16 + 1))
+        try values.charge(text.unicodeScalars.count.multipliedClamped(by: regexp.size / 16 + 1))
         return call.name == .match ? regexp.matches(text.unicodeScalars) : regexp.occurs(in: text.unicodeScalars)
     }
 
-    private static func string(_ value: Value) -> String? {
+    private func string(_ value: Value) -> String? {
         switch value {
-        case .literal(.string(let text)): text
-        case .node(let node) where node.kind == .string: String(decoding: node.stringBytes, as: UTF8.self)
-        default: nil
+        case .literal(.string(let text)): return text
+        case .node(let node):
+            guard case .string = values.kind(of: node) else { return nil }
+            return String(decoding: values.stringBytes(of: node), as: UTF8.self)
+        default: return nil
         }
     }
 
     // MARK: Queries
 
     /// The nodes `query` selects from `node` (or from the root), in RFC 9535 order.
-    func select(_ query: FilterQuery, from node: Node) throws(ReshapeError) -> [Node] {
-        var current = [query.absolute ? root : node]
+    func select(_ query: FilterQuery, from node: Item) throws(ReshapeError) -> [Item] {
+        var start = node
+        if query.absolute {
+            guard let root = values.root else { throw ReshapeError(.internal, "a filter read the document's root where it has none") }
+            start = root
+        }
+        var current = [start]
         for segment in query.segments {
-            var next: [Node] = []
+            var next: [Item] = []
             switch segment {
             case .child(let selector):
                 for input in current { try pick(selector, in: input, into: &next) }
@@ -257,8 +297,7 @@ struct FilterEvaluator {
                     var pending = [input]
                     while let visited = pending.popLast() {
                         try pick(selector, in: visited, into: &next)
-                        let children = try self.children(of: visited)
-                        pending += children.reversed().filter { $0.isObject || $0.isArray }
+                        for child in try children(of: visited).reversed() where isContainer(child) { pending.append(child) }
                     }
                 }
             }
@@ -267,40 +306,41 @@ struct FilterEvaluator {
         return current
     }
 
-    /// The children of a container, in order, made trees where they were raw.
-    func children(of node: Node) throws(ReshapeError) -> [Node] {
-        var children: [Node] = []
-        if node.isObject {
-            try document.charge(node.objectCount)
-            try node.forEachMember { (_, value) throws(ReshapeError) in children.append(value) }
-        } else if node.isArray {
-            try document.charge(node.arrayCount)
-            for index in 0..<node.arrayCount {
-                if let element = try node.element(index) { children.append(element) }
-            }
+    private func isContainer(_ node: Item) -> Bool {
+        switch values.kind(of: node) {
+        case .object, .array: true
+        default: false
         }
-        return children
+    }
+
+    /// The children of a container, in order; none of a scalar.
+    func children(of node: Item) throws(ReshapeError) -> [Item] {
+        guard isContainer(node) else { return [] }
+        try values.charge(try values.count(of: node))
+        return try values.children(of: node)
     }
 
     /// Appends what `selector` selects among the children of `node`.
-    func pick(_ selector: JSONPath.Selector, in node: Node, into next: inout [Node]) throws(ReshapeError) {
+    func pick(_ selector: JSONPath.Selector, in node: Item, into next: inout [Item]) throws(ReshapeError) {
         switch selector {
         case .name(let name):
-            guard node.isObject, let child = try node.member(name.bytes) else { return }
+            guard case .object = values.kind(of: node), let child = try values.member(name.bytes, of: node) else { return }
             next.append(child)
         case .index(let wanted):
-            guard node.isArray else { return }
-            let index = wanted >= 0 ? wanted : node.arrayCount + wanted
-            guard index >= 0, index < node.arrayCount, let child = try node.element(index) else { return }
+            guard case .array = values.kind(of: node) else { return }
+            let count = try values.count(of: node)
+            let index = wanted >= 0 ? wanted : count + wanted
+            guard index >= 0, index < count, let child = try values.element(index, of: node) else { return }
             next.append(child)
         case .wildcard:
             next += try children(of: node)
         case .slice(let start, let end, let step):
-            guard node.isArray, let indices = JSONPath.Selector.sliceIndices(start: start, end: end, step: step, count: node.arrayCount)
+            guard case .array = values.kind(of: node),
+                let indices = JSONPath.Selector.sliceIndices(start: start, end: end, step: step, count: try values.count(of: node))
             else { return }
             for index in indices {
-                try document.charge(1)
-                if let child = try node.element(index) { next.append(child) }
+                try values.charge(1)
+                if let child = try values.element(index, of: node) { next.append(child) }
             }
         case .filter(let expression):
             for child in try children(of: node) where try holds(expression, on: child) { next.append(child) }
@@ -318,27 +358,28 @@ struct FilterEvaluator {
         case string(UnsafeRawBufferPointer)
         case bool(Bool)
         case null
-        case container(Node)
+        case container(Item)
     }
 
-    private static func compared(_ value: Value, _ body: (Compared) -> Bool) -> Bool {
+    private func compared<R>(_ value: Value, _ body: (Compared) throws(ReshapeError) -> R) throws(ReshapeError) -> R {
         switch value {
-        case .nothing: return body(.nothing)
-        case .literal(.number(let text)): return body(.number(text))
+        case .nothing: return try body(.nothing)
+        case .literal(.number(let text)): return try body(.number(text))
         case .literal(.string(let text)):
             var text = text
-            return text.withUTF8 { body(.string(UnsafeRawBufferPointer($0))) }
-        case .literal(.bool(let flag)): return body(.bool(flag))
-        case .literal(.null): return body(.null)
+            // `withUTF8` rethrows untyped: the typed error goes around it.
+            var outcome: Result<R, ReshapeError>!
+            text.withUTF8 { bytes in outcome = Result { () throws(ReshapeError) in try body(.string(UnsafeRawBufferPointer(bytes))) } }
+            return try outcome.get()
+        case .literal(.bool(let flag)): return try body(.bool(flag))
+        case .literal(.null): return try body(.null)
         case .node(let node):
-            switch node.kind {
-            case .string: return body(.string(node.stringBytes))
-            case .integer: return body(.number(Array(String(node.integerValue).utf8)))
-            case .real: return body(.number(Array(NumberText.text(of: node.realValue).utf8)))
-            case .rawNumber: return body(.number(Array(node.rawText)))
-            case .bool: return body(.bool(node.isTrue))
-            case .null: return body(.null)
-            default: return body(.container(node))
+            switch values.kind(of: node) {
+            case .string: return try body(.string(values.stringBytes(of: node)))
+            case .number: return try body(.number(values.numberText(of: node)))
+            case .bool(let flag): return try body(.bool(flag))
+            case .null: return try body(.null)
+            case .object, .array: return try body(.container(node))
             }
         }
     }
@@ -346,18 +387,8 @@ struct FilterEvaluator {
     /// RFC 9535 equality; containers compare member by member (their keys, see `ValueKey`, each
     /// value a step of work).
     func equal(_ a: Value, _ b: Value) throws(ReshapeError) -> Bool {
-        if case .node(let x) = a, case .node(let y) = b, x.isObject || x.isArray {
-            guard x.isObject == y.isObject, x.isArray == y.isArray,
-                x.isObject ? x.objectCount == y.objectCount : x.arrayCount == y.arrayCount
-            else { return false }
-            var left: [UInt8] = []
-            var right: [UInt8] = []
-            try ValueKey.append(x, to: &left, charging: document)
-            try ValueKey.append(y, to: &right, charging: document)
-            return left == right
-        }
-        return Self.compared(a) { left in
-            Self.compared(b) { right in
+        try compared(a) { (left) throws(ReshapeError) -> Bool in
+            try compared(b) { (right) throws(ReshapeError) -> Bool in
                 switch (left, right) {
                 case (.nothing, .nothing): return true
                 case (.number(let x), .number(let y)):
@@ -365,15 +396,26 @@ struct FilterEvaluator {
                 case (.string(let x), .string(let y)): return x.elementsEqual(y)
                 case (.bool(let x), .bool(let y)): return x == y
                 case (.null, .null): return true
+                case (.container(let x), .container(let y)):
+                    switch (values.kind(of: x), values.kind(of: y)) {
+                    case (.object, .object), (.array, .array): break
+                    default: return false
+                    }
+                    guard try values.count(of: x) == values.count(of: y) else { return false }
+                    var leftKey: [UInt8] = []
+                    var rightKey: [UInt8] = []
+                    try values.appendKey(of: x, to: &leftKey)
+                    try values.appendKey(of: y, to: &rightKey)
+                    return leftKey == rightKey
                 default: return false
                 }
             }
         }
     }
 
-    static func less(_ a: Value, _ b: Value) -> Bool {
-        compared(a) { left in
-            compared(b) { right in
+    func less(_ a: Value, _ b: Value) -> Bool {
+        let result = try? compared(a) { (left) throws(ReshapeError) -> Bool in
+            try compared(b) { (right) throws(ReshapeError) -> Bool in
                 switch (left, right) {
                 case (.number(let x), .number(let y)):
                     return x.withUnsafeBytes { x in y.withUnsafeBytes { y in NumberLiteral.compareExactly(x, y) < 0 } }
@@ -383,5 +425,57 @@ struct FilterEvaluator {
                 }
             }
         }
+        return result ?? false
+    }
+}
+
+/// A filter's view of a jansson tree: values made trees where they were raw text.
+struct TreeFilterValues: FilterValues {
+    let root: Node?
+    let document: Document
+
+    func charge(_ steps: Int) throws(ReshapeError) { try document.charge(steps) }
+
+    func kind(of value: Node) -> FilterValueKind {
+        switch value.kind {
+        case .string: .string
+        case .integer, .real, .rawNumber: .number
+        case .bool: .bool(value.isTrue)
+        case .null: .null
+        case .object, .rawObject: .object
+        case .array, .rawArray: .array
+        }
+    }
+
+    func stringBytes(of value: Node) -> UnsafeRawBufferPointer { value.stringBytes }
+
+    func numberText(of value: Node) -> [UInt8] {
+        switch value.kind {
+        case .integer: Array(String(value.integerValue).utf8)
+        case .real: Array(NumberText.text(of: value.realValue).utf8)
+        default: Array(value.rawText)
+        }
+    }
+
+    func count(of value: Node) throws(ReshapeError) -> Int { value.isObject ? value.objectCount : value.arrayCount }
+
+    func member(_ name: KeyBytes, of value: Node) throws(ReshapeError) -> Node? { try value.member(name) }
+
+    func element(_ index: Int, of value: Node) throws(ReshapeError) -> Node? { try value.element(index) }
+
+    func children(of node: Node) throws(ReshapeError) -> [Node] {
+        var children: [Node] = []
+        if node.isObject {
+            try node.forEachMember { (_, value) throws(ReshapeError) in children.append(value) }
+        } else if node.isArray {
+            for index in 0..<node.arrayCount {
+                if let element = try node.element(index) { children.append(element) }
+            }
+        }
+        return children
+    }
+
+    func appendKey(of value: Node, to key: inout [UInt8]) throws(ReshapeError) {
+        try ValueKey.append(value, to: &key, charging: document)
     }
 }

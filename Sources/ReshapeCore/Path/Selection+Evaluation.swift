@@ -137,7 +137,7 @@ extension Selection {
             else { return }
             for index in indices { next.append(Int32(children.lowerBound + index)) }
         case .filter(let expression):
-            let evaluator = FilterEvaluator(root: records[0].node, document: document)
+            let evaluator = FilterEvaluator(values: TreeFilterValues(root: records[0].node, document: document))
             for child in children {
                 try materialize(Int32(child))
                 if try evaluator.holds(expression, on: records[child].node) { next.append(Int32(child)) }
