@@ -778,6 +778,12 @@ import Testing
         #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*].friends.*","members":["n"]},{"op":"keep","path":"$..items[*]","members":["k"]}]"#,
         #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[1:]"},{"op":"coerce","path":"$[*].items[0:9:2].n","to":"string","onFail":"null"},{"op":"mapValues","path":"$..tags[:1]","cases":[["a","A"]]}]"#,
         #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].items[0,1:3:0,5:]"},{"op":"emptyArrayToNull","path":"$[*].tags[::1]"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].items[?@.k == 'a']"},{"op":"coerce","path":"$[*].items[?@.n >= 1].n","to":"string","onFail":"null"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[?@ == 'a' || @.url]"},{"op":"mapValues","path":"$[*].friends[?@.n].n","cases":[[1,"one"]]}]"#,
+        #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*].items[?length(@.k) == 1 && !@.n.x]","members":["k"]},{"op":"hoist","path":"$[*].friends[?@.url]","member":"url"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]..[?@.x_y == null || @ == '']"},{"op":"emptyObjectToNull","path":"$[*].profile[?count(@.*) > 1]"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"default","path":"$[*].items[0, ?match(@.k, '[a-z]') || search(@.k, '\\\\u00e9')]","key":"seen","value":true},{"op":"coerce","path":"$[*]..[?value(@.n) == 1].k","to":"string"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case"},{"op":"remove","path":"$[*][?@ == null || @.in_a]"},{"op":"renameKeys","path":"$[*].profile[?@[0]]","map":{"x_y":"xy"},"deep":true}]"#,
     ])
     func perRecordRulesStreamOnTheirText(_ spec: String) throws {
         let rules = try Rules(json: spec)
@@ -994,6 +1000,9 @@ import Testing
         (#"[{"op":"keyedToArray"},{"op":"mapValues","path":"$[*].s","cases":[[0,"draft"],[{"a":[1]},null]],"onOther":"error"}]"#, #"{"r1": {"s": 0.0}, "r2": {"s": {"a": [1.0]}}, "r3": {"s": 2}}"#),
         (#"[{"op":"keyedToArray"},{"op":"convertKeys","exclude":["$[*].meta","$..raw"]}]"#, #"{"r1": {"a_b": 1, "meta": {"c_d": 2}}, "r2": {"raw": [{"e_f": 3}], "g-h": 4}, "r3": {"x_y": 1, "xY": 2}}"#),
         (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"kebab-case"}]"#, #"{"r1": {"aB": 1, "c_d": {"eF": 2}}, "r2": {"a-b": 1, "a_b": 2}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].items[?@.n == @.m]"}]"#, #"{"r1": {"items": [{"n": {"a": 1}, "m": {"a": 1}}, {"n": [1], "m": [2]}]}, "r2": {"items": [{"n": 1, "m": 1}]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[?@.a == 1]"}]"#, #"{"r1": {"a": 1}, "r2": {"a": 2}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].t[?@.k == 'x'].v","to":"integer"}]"#, #"{"r1": {"t": [{"k": "x", "v": "1"}]}, "r2": {"t": [{"k": "y", "v": "a"}, {"k": "x", "v": "b"}]}}"#),
         (#"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*]","member":"attributes","prefix":"a_"}]"#, #"{"r1": {"attributes": {"x": 1}, "y": 2}, "r2": {"attributes": null}, "r3": {"a_x": 0, "attributes": {"x": 1}}}"#),
     ])
     func recordFiltersLeaveTheRestToTheTree(_ spec: String, _ records: String) throws {

@@ -99,11 +99,11 @@ extension ArrayToKeyed {
     /// and a selection inside an element need the tree; two elements with one id make the writer
     /// give up (the tree names the duplicate).
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let idKey = Array(self.idKey.utf8)
         let keepId = self.keepId
-        return .filter { next, arena in
-            Filter(cursor: PathCursor(matcher, parent: parent), idKey: idKey, keepId: keepId, next: next, arena: arena)
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
+            Filter(cursor: cursor, idKey: idKey, keepId: keepId, next: next, arena: arena)
         }
     }
 

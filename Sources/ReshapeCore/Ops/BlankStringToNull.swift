@@ -57,16 +57,16 @@ extension BlankStringToNull {
 
     /// On a record's tokens: a selected blank string is passed on as `null`.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let trim = self.trim
-        return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), trim: trim, next: next) }
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in Filter(cursor: cursor, trim: trim, next: next) }
     }
 
     /// A record's members whose values are strings or containers, when the path selects them or
     /// selects in them (nothing else holds a string); in a container whose every value the path
     /// selects (`$..*`), that is done on the text.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path), let record = context.recordStates(matcher) else { return nil }
+        guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let trim = self.trim
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)

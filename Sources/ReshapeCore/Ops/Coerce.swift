@@ -130,11 +130,11 @@ extension Coerce {
     /// On a record's tokens: each selected value is converted as `convert` converts its node. A
     /// value that cannot be converted needs the tree with `onFail` "error" (which names it).
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let to = self.to
         let onFail = self.onFail
-        return .filter { next, arena in
-            Filter(cursor: PathCursor(matcher, parent: parent), to: to, onFail: onFail, next: next, arena: arena)
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
+            Filter(cursor: cursor, to: to, onFail: onFail, next: next, arena: arena)
         }
     }
 

@@ -50,24 +50,24 @@ extension Default {
     /// `value`, and a missing one is added before the object's end. A selected value that is not
     /// an object needs the tree (which names it).
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let key = Array(self.key.utf8)
         let value = self.value
         let added = (values: value.values, bytes: key.count + 4 + value.text.count)
-        return .filter { next, arena in
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
             // The value's tokens, made once per thread, their bytes kept by the filter.
             let kept = TokenArena()
             let tokens = value.text.withUnsafeBytes { RecordFilterChain.tokens(of: $0, keptIn: kept) }
             guard let tokens else { return GivingUp() }
             return Filter(
-                cursor: PathCursor(matcher, parent: parent), key: key, value: tokens, kept: kept, added: added, next: next,
+                cursor: cursor, key: key, value: tokens, kept: kept, added: added, next: next,
                 arena: arena)
         }
     }
 
     /// A record's members that the path selects or selects in; in a selected record, `key`.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path) else { return nil }
+        guard let matcher = PathMatcher(path, filters: true) else { return nil }
         let key = TokenName(self.key)
         return context.pathNeeds(matcher) { name in key.names(name) ? .all : [] }
     }

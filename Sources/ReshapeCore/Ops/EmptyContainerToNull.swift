@@ -33,16 +33,16 @@ extension EmptyContainerToNull {
 
     /// On a record's tokens: a selected opener followed by its closer is passed on as `null`.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let opener: RecordToken = Self.container == .object ? .objectStart : .arrayStart
-        return .filter { next, _ in EmptyToNullFilter(cursor: PathCursor(matcher, parent: parent), opener: opener, next: next) }
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in EmptyToNullFilter(cursor: cursor, opener: opener, next: next) }
     }
 
     /// A record's members whose values are containers, when the path selects them or selects in
     /// them (nothing else holds an empty container); when it selects the value and everything in
     /// it (`$..*`), that is done on the text.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path), let record = context.recordStates(matcher) else { return nil }
+        guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let objects = Self.container == .object
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)

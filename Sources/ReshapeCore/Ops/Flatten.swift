@@ -94,11 +94,11 @@ extension Flatten {
     /// twice makes the writer give up (the tree names it); so does a member that is neither an
     /// object nor `null`, and a selected object inside the member (the tree flattens it first).
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let member = TokenName(self.member)
         let prefix = Array(self.prefix.utf8)
-        return .filter { next, arena in
-            Filter(cursor: PathCursor(matcher, parent: parent), member: member, prefix: prefix, next: next, arena: arena)
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
+            Filter(cursor: cursor, member: member, prefix: prefix, next: next, arena: arena)
         }
     }
 
@@ -189,7 +189,7 @@ extension Flatten {
 extension Flatten {
     /// A record's members that the path selects or selects in; in a selected record, `member`.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path) else { return nil }
+        guard let matcher = PathMatcher(path, filters: true) else { return nil }
         let member = TokenName(self.member)
         return context.pathNeeds(matcher) { name in member.names(name) ? .all : [] }
     }

@@ -61,11 +61,11 @@ extension Hoist {
     /// On a record's tokens: a selected object is held until its end (the member may come after
     /// the others), then its member's value is passed on instead.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let member = TokenName(self.member)
         let onMissing = self.onMissing
-        return .filter { next, _ in
-            ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
+            ValueHolding(cursor: cursor, next: next) { tokens in
                 let first = tokens[tokens.startIndex]
                 if first.kind == .null { return tokens }
                 guard first.kind == .objectStart else { return nil }

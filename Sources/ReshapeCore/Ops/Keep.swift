@@ -56,10 +56,10 @@ extension Keep {
     /// On a record's tokens: in a selected object, a member not listed is not passed on (its name
     /// and its value). A selected value that is not an object needs the tree (which names it).
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let members = self.members.map { name in (hash: name.withUnsafeBytes { RecordNames.hash($0) }, bytes: name) }
-        return .filter { next, _ in
-            MemberDropping(cursor: PathCursor(matcher, parent: parent), nonObjectsNeedTheTree: true, next: next) { token in
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
+            MemberDropping(cursor: cursor, nonObjectsNeedTheTree: true, next: next) { token in
                 let hash = token.hash
                 return !members.contains { $0.hash == hash && $0.bytes.elementsEqual(token.bytes) }
             }
@@ -69,7 +69,7 @@ extension Keep {
     /// In a selected record, a member not listed is dropped, name and value; a record's member
     /// that the path selects or selects in is seen.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path), let record = context.recordStates(matcher) else { return nil }
+        guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let selectsRecord = record & matcher.selected != 0
         let listed = members
         return { name in

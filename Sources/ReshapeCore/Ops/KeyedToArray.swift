@@ -239,7 +239,7 @@ extension KeyedToArray {
     /// selected array (Firebase's numbered records), needs the tree.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         let idKey = Array(self.idKey.utf8)
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         if context.kind == .object && context.selectsCollection(path) {
             // The records are made; a path that also selects inside them (`$..*` from above the
             // collection) makes records there too, which the tree does.
@@ -247,15 +247,15 @@ extension KeyedToArray {
             return .filter { next, arena in RecordMaker(idKey: idKey, next: next, arena: arena) }
         }
         let wrapIn = self.wrapIn.map { Array($0.utf8) }
-        return .filter { next, arena in
-            Inside(cursor: PathCursor(matcher, parent: parent), idKey: idKey, wrapIn: wrapIn, next: next, arena: arena)
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
+            Inside(cursor: cursor, idKey: idKey, wrapIn: wrapIn, next: next, arena: arena)
         }
     }
 
     /// Making the records: a member named as the id (the record takes its tree). Inside records:
     /// the members the path selects or selects in.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path) else { return nil }
+        guard let matcher = PathMatcher(path, filters: true) else { return nil }
         if context.kind == .object && context.selectsCollection(path) {
             let id = TokenName(idKey)
             return { name in MemberUse(tokens: id.names(name) ? .all : []) }

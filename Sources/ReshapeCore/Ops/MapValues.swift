@@ -95,12 +95,12 @@ extension MapValues {
     /// container is held, and passed on as it is (`onOther: "keep"`) or as `null`. A value no case
     /// matches with `onOther: "error"` takes the record's tree, which names it.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard !mapsContainers, let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else {
+        guard !mapsContainers, let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else {
             return .needsTree
         }
         let cases = self.cases
         let onOther = self.onOther
-        return .filter { next, arena in
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
             // The `to` values' tokens, made once per thread, their bytes kept by the filter.
             let kept = TokenArena()
             var targets: [[RecordToken]] = []
@@ -113,7 +113,7 @@ extension MapValues {
                 targets.append(tokens)
                 if from.count == 1 { scalarCases.append((position, from[0])) }
             }
-            return ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
+            return ValueHolding(cursor: cursor, next: next) { tokens in
                 _ = kept  // The targets' bytes live as long as the filter.
                 let first = tokens[tokens.startIndex]
                 if !first.opens, let found = Self.match(first, among: scalarCases) {

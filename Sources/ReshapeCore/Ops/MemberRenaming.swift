@@ -229,7 +229,7 @@ extension RenamingOperation {
     /// when deep) are passed on renamed, but inside what `exclude` selects (each exclude path
     /// followed by a cursor of its own). Names that then collide make the writer give up.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         // What `exclude` selects is followed too, each path with its own cursor.
         var excluders: [(matcher: PathMatcher, parent: PathMatcher.States)] = []
         for excluded in exclude {
@@ -242,9 +242,9 @@ extension RenamingOperation {
         let deep = self.deep
         let newName = self.newName
         let excluded = excluders
-        return .filter { next, arena in
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
             MemberRenaming.Filter(
-                cursor: PathCursor(matcher, parent: parent), excluders: excluded.map { PathCursor($0.matcher, parent: $0.parent) },
+                cursor: cursor, excluders: excluded.map { PathCursor($0.matcher, parent: $0.parent) },
                 deep: deep, everywhere: everywhere, newName: newName, next: next, arena: arena)
         }
     }
@@ -256,7 +256,7 @@ extension RenamingOperation {
     /// filter sees the containers the path selects in otherwise, and those an `exclude` path
     /// selects in (not those it selects: their names stay).
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path), let record = context.recordStates(matcher) else { return nil }
+        guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         var excluders: [(matcher: PathMatcher, record: PathMatcher.States)] = []
         for excluded in exclude {
             guard let excludedMatcher = PathMatcher(excluded), let states = context.recordStates(excludedMatcher),

@@ -78,13 +78,13 @@ extension Pluck {
     /// On a record's tokens: a selected array is held until its end, then the array of its
     /// elements' members is passed on instead.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let member = TokenName(self.member)
         let onMissing = self.onMissing
-        return .filter { next, _ in
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
             // The plucked array's tokens, the thread's buffer reused from value to value.
             let made = TokenBuffer()
-            return ValueHolding(cursor: PathCursor(matcher, parent: parent), next: next) { tokens in
+            return ValueHolding(cursor: cursor, next: next) { tokens in
                 let first = tokens[tokens.startIndex]
                 if first.kind == .null { return tokens }
                 guard first.kind == .arrayStart else { return nil }

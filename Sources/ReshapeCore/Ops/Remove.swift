@@ -88,22 +88,22 @@ extension Remove {
     /// On a record's tokens: a selected member (its name and value) or element is not passed on.
     /// Removing the record itself needs its tree.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard let matcher = PathMatcher(path), let parent = context.recordParent(matcher) else { return .needsTree }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         if let matching {
-            return .filter { next, _ in
+            return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
                 let verdicts = KnownNames()
-                return MemberDropping(cursor: PathCursor(matcher, parent: parent), nonObjectsNeedTheTree: false, next: next) { token in
+                return MemberDropping(cursor: cursor, nonObjectsNeedTheTree: false, next: next) { token in
                     verdicts.holds(for: token) { Self.matches(matching, $0.bytes) }
                 }
             }
         }
-        return .filter { next, _ in Filter(cursor: PathCursor(matcher, parent: parent), next: next) }
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in Filter(cursor: cursor, next: next) }
     }
 
     /// A record's member the path selects is dropped, name and value; one it selects in is
     /// seen. With `matching`, in a selected record, a member whose name matches is dropped.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path), let record = context.recordStates(matcher) else { return nil }
+        guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let selectsRecord = record & matcher.selected != 0
         let matching = self.matching
         return { name in

@@ -7,6 +7,10 @@
 /// (it looks further down) and moves to `k + 1` too when its selector takes the step. A value is
 /// selected when bit `segments.count` is set. Each value is visited once, so a value the path
 /// selects twice (`$..a..b`) is edited once.
+///
+/// A filter selector (with `filters`) takes a child by what the child holds, which its first
+/// token does not tell: the step to it takes the filters' verdicts on the child (`Verdicts`),
+/// which a `FilterGate` finds by holding the child's tokens until it ends.
 struct PathMatcher: Sendable {
     typealias States = UInt64
 
@@ -18,10 +22,17 @@ struct PathMatcher: Sendable {
     let selected: States
     /// The states in which a descendant segment waits: kept through every step.
     private let waiting: States
+    /// The states whose segment's selector is a filter, or a union with one.
+    let filtering: States
+
+    /// For the step to one child: bit `k` is set when the filters of segment `k` hold for it.
+    typealias Verdicts = States
+    /// Verdicts taking every child: what a step may reach before the child is seen.
+    static let anyChild: Verdicts = ~0
 
     /// A selector as the automaton reads it. Its name's bytes are only read.
     private struct PlainSelector: @unchecked Sendable {
-        enum Kind: UInt8 { case wildcard, name, index, slice, union }
+        enum Kind: UInt8 { case wildcard, name, index, slice, union, filter }
         let kind: Kind
         /// For a name: its `RecordNames.hash` and its bytes (kept by the path, which the
         /// matcher holds).
@@ -36,16 +47,20 @@ struct PathMatcher: Sendable {
 
     /// Nil for a path the automaton cannot follow: more than 62 segments, an index or a slice
     /// bound counted from the end or a slice stepping backwards (which need the array's length
-    /// before its elements), a filter (alone or in a union).
-    init?(_ path: JSONPath) {
+    /// before its elements); a filter (alone or in a union) unless `filters`, and one that reads
+    /// the document's root (`$`) in any case.
+    init?(_ path: JSONPath, filters: Bool = false) {
         segments = path.segments
         guard segments.count < 63 else { return nil }
         var waiting: States = 0
+        var filtering: States = 0
         for (offset, segment) in segments.enumerated() {
-            guard Self.follows(segment.selector) else { return nil }
+            guard Self.follows(segment.selector, filters: filters) else { return nil }
             if case .descendant = segment { waiting |= 1 << States(offset) }
+            if segment.selector.hasFilter { filtering |= 1 << States(offset) }
         }
         self.waiting = waiting
+        self.filtering = filtering
         selected = 1 << States(segments.count)
         let none = UnsafeRawBufferPointer(start: nil, count: 0)
         selectors = segments.map { segment in
@@ -55,23 +70,40 @@ struct PathMatcher: Sendable {
             case .index(let index): PlainSelector(kind: .index, hash: 0, name: none, index: index)
             case .slice(let start, let end, let step):
                 PlainSelector(kind: .slice, hash: 0, name: none, index: start ?? 0, end: end ?? Int.max, step: step ?? 1)
-            default: PlainSelector(kind: .union, hash: 0, name: none, index: 0)
+            case .filter: PlainSelector(kind: .filter, hash: 0, name: none, index: 0)
+            case .union: PlainSelector(kind: .union, hash: 0, name: none, index: 0)
             }
         }
     }
 
     /// Whether the automaton follows `selector`: a name, an index from the start, a slice whose
     /// bounds count from the start and whose step is not negative, a wildcard, or a union of
-    /// those (not a filter, an index from the end or a slice counting from it).
-    private static func follows(_ selector: JSONPath.Selector) -> Bool {
+    /// those (not an index from the end or a slice counting from it); with `filters`, a filter
+    /// that reads only the child.
+    private static func follows(_ selector: JSONPath.Selector, filters: Bool) -> Bool {
         switch selector {
         case .name, .wildcard: true
         case .index(let index): index >= 0
         case .slice(let start, let end, let step): (start ?? 0) >= 0 && (end ?? 0) >= 0 && (step ?? 1) >= 0
-        case .union(let selectors): selectors.allSatisfy(follows)
-        case .filter: false
+        case .union(let selectors): selectors.allSatisfy { follows($0, filters: filters) }
+        case .filter(let expression): filters && !expression.readsRoot
         }
     }
+
+    /// The filters of segment `offset` (one, or those of a union), whose verdicts on a child a
+    /// step to it needs.
+    func filters(at offset: Int) -> [FilterExpression] {
+        switch segments[offset].selector {
+        case .filter(let expression): [expression]
+        case .union(let selectors): selectors.compactMap { if case .filter(let expression) = $0 { expression } else { nil } }
+        default: []
+        }
+    }
+
+    /// Whether a step from a node in `states` to a child needs the filters' verdicts on the
+    /// child (see `filters(at:)`).
+    @inline(__always)
+    func filters(_ states: States) -> Bool { states & ~selected & filtering != 0 }
 
     /// Whether the slice `start..<end` by `step` (bounds from the start, step not negative)
     /// takes element `index`, as RFC 9535 §2.3.4.2 selects: none when `step` is 0.
@@ -80,40 +112,47 @@ struct PathMatcher: Sendable {
         step > 0 && index >= start && index < end && (index - start) % step == 0
     }
 
-    /// Whether the selector of segment `offset` takes the member `name`.
+    /// Whether the selector of segment `offset` takes the member `name`, its filters holding
+    /// as `verdicts` says.
     @inline(__always)
-    private func takes(_ offset: Int, name: UnsafeRawBufferPointer, hash: UInt64) -> Bool {
+    private func takes(_ offset: Int, name: UnsafeRawBufferPointer, hash: UInt64, verdicts: Verdicts) -> Bool {
         let selector = selectors[offset]
         switch selector.kind {
         case .wildcard: return true
         case .name: return selector.hash == hash && selector.name.sameBytes(as: name)
         case .index, .slice: return false
+        case .filter: return verdicts & (1 << States(offset)) != 0
         case .union:
             guard case .union(let inner) = segments[offset].selector else { return false }
             return inner.contains { choice in
                 switch choice {
                 case .wildcard: true
                 case .name(let member): member.bytes.sameBytes(as: name)
+                case .filter: verdicts & (1 << States(offset)) != 0
                 default: false
                 }
             }
         }
     }
 
-    /// Whether the selector of segment `offset` takes element `index`.
+    /// Whether the selector of segment `offset` takes element `index`, its filters holding as
+    /// `verdicts` says.
     @inline(__always)
-    private func takes(_ offset: Int, index: Int) -> Bool {
+    private func takes(_ offset: Int, index: Int, verdicts: Verdicts) -> Bool {
         let selector = selectors[offset]
         switch selector.kind {
         case .wildcard: return true
         case .name: return false
         case .index: return selector.index == index
         case .slice: return Self.slice(start: selector.index, end: selector.end, step: selector.step, takes: index)
-        case .union: return Self.takes(segments[offset].selector, index: index)
+        case .filter: return verdicts & (1 << States(offset)) != 0
+        case .union:
+            return Self.takes(segments[offset].selector, index: index)
+                || (filtering & (1 << States(offset)) != 0 && verdicts & (1 << States(offset)) != 0)
         }
     }
 
-    /// Whether `selector` takes element `index`.
+    /// Whether `selector` takes element `index` (its filters aside).
     private static func takes(_ selector: JSONPath.Selector, index: Int) -> Bool {
         switch selector {
         case .wildcard: true
@@ -135,14 +174,15 @@ struct PathMatcher: Sendable {
     }
 
     /// The states of the child named `name` (whose `RecordNames.hash` is `hash`) of a node in
-    /// `states`.
-    func child(_ states: States, name: UnsafeRawBufferPointer, hash: UInt64) -> States {
-        step(states) { offset in takes(offset, name: name, hash: hash) }
+    /// `states`; with `verdicts`, the filters' on that child (by default, as if every filter took
+    /// it: exact only where `filters(states)` is false).
+    func child(_ states: States, name: UnsafeRawBufferPointer, hash: UInt64, verdicts: Verdicts = anyChild) -> States {
+        step(states) { offset in takes(offset, name: name, hash: hash, verdicts: verdicts) }
     }
 
-    /// The states of element `index` of a node in `states`.
-    func child(_ states: States, index: Int) -> States {
-        step(states) { offset in takes(offset, index: index) }
+    /// The states of element `index` of a node in `states` (see `child(_:name:hash:verdicts:)`).
+    func child(_ states: States, index: Int, verdicts: Verdicts = anyChild) -> States {
+        step(states) { offset in takes(offset, index: index, verdicts: verdicts) }
     }
 
     /// Whether, from `states`, which element an index step goes to matters: an index selector is

@@ -77,7 +77,7 @@ extension PathOperation {
     /// An op that edits what its path selects sees a record's members the path selects or
     /// selects in, and all of them when it selects the record; the others go past its filter.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        PathMatcher(path).flatMap { context.pathNeeds($0) }
+        PathMatcher(path, filters: true).flatMap { context.pathNeeds($0) }
     }
 
     /// The verdict of an op that edits what its path selects: per record when it selects inside

@@ -185,16 +185,40 @@ struct RecordFilterContext {
     /// whose states do not depend on their place; nil otherwise.
     func recordStates(_ matcher: PathMatcher) -> PathMatcher.States? {
         guard kind == .array, let parent = recordParent(matcher) else { return nil }
-        return matcher.child(parent, index: 0)
+        let record = matcher.child(parent, index: 0)
+        // A member's states would depend on its value (a filter's verdict).
+        return matcher.filters(record) ? nil : record
     }
 
     /// The states, for `matcher`, of the collection's children: nil when which record a state
-    /// reaches depends on the record's place among the others (an index into the collection).
+    /// reaches depends on the record's place among the others (an index into the collection),
+    /// or on what the record holds (a filter selects records: the record's tree decides).
     func recordParent(_ matcher: PathMatcher) -> PathMatcher.States? {
         var states = matcher.root
-        for name in chain { states = name.withUnsafeBytes { matcher.child(states, name: $0, hash: RecordNames.hash($0)) } }
-        if kind == .array && matcher.dependsOnIndex(states) { return nil }
+        for name in chain {
+            if matcher.filters(states) { return nil }
+            states = name.withUnsafeBytes { matcher.child(states, name: $0, hash: RecordNames.hash($0)) }
+        }
+        if kind == .array && matcher.dependsOnIndex(states) || matcher.filters(states) { return nil }
         return states
+    }
+
+    /// The filter of a rule that works on what `matcher` selects in records whose parent is in
+    /// `parent` (see `recordParent`): `make` builds it around a cursor that follows the path.
+    /// When the path has filter selectors, a `FilterGate` before it holds each child they test
+    /// until the child ends, and gives the cursor their verdicts.
+    static func along(
+        _ matcher: PathMatcher, parent: PathMatcher.States,
+        _ make: @escaping @Sendable (_ cursor: PathCursor, _ next: any RecordFilter, _ arena: TokenArena) -> any RecordFilter
+    ) -> RecordFilterMaker {
+        guard matcher.filtering != 0 else {
+            return .filter { next, arena in make(PathCursor(matcher, parent: parent), next, arena) }
+        }
+        return .filter { next, arena in
+            let verdicts = FilterVerdicts()
+            let filter = make(PathCursor(matcher, parent: parent, verdicts: verdicts), next, arena)
+            return FilterGate(cursor: PathCursor(matcher, parent: parent, verdicts: verdicts), verdicts: verdicts, next: filter)
+        }
     }
 }
 
@@ -384,12 +408,32 @@ struct PathCursor {
 
     /// The states of a record that is an element.
     private let element: PathMatcher.States
+    /// The verdicts of the path's filters on the child about to be stepped to, which a
+    /// `FilterGate` before the filter gives (nil when the path has none).
+    private let verdicts: FilterVerdicts?
 
-    init(_ matcher: PathMatcher, parent: PathMatcher.States) {
+    /// - Parameter verdicts: required when `matcher` has filters (see `RecordFilterContext.along`).
+    init(_ matcher: PathMatcher, parent: PathMatcher.States, verdicts: FilterVerdicts? = nil) {
         self.matcher = matcher
         self.parent = parent
+        self.verdicts = verdicts
         element = matcher.child(parent, index: 0)
     }
+
+    /// The verdicts for the step to the next child: as if every filter took it when unknown (a
+    /// `peek` before the gate decided; the gate then holds the child, so nothing goes by).
+    @inline(__always)
+    private var stepVerdicts: PathMatcher.Verdicts { verdicts?.current ?? PathMatcher.anyChild }
+
+    /// Whether the step to the next child (a member whose name comes next, or the next element)
+    /// needs the filters' verdicts on it.
+    var stepFilters: Bool {
+        guard let top = frames.last else { return false }
+        return matcher.filters(top.states)
+    }
+
+    /// The states of the current container, and whether it is an object; nil at the record.
+    var container: (states: PathMatcher.States, isObject: Bool)? { frames.last.map { ($0.states, $0.isObject) } }
 
     /// A record starts: `key` is its member name, or nil for an element (whose index the states
     /// do not depend on: see `RecordFilterContext.recordParent`).
@@ -406,7 +450,9 @@ struct PathCursor {
     mutating func take(_ token: RecordToken) -> PathMatcher.States {
         switch token.kind {
         case .name:
-            if let top = frames.last { pending = top.states == 0 ? 0 : matcher.child(top.states, name: token.bytes, hash: token.hash) }
+            if let top = frames.last {
+                pending = top.states == 0 ? 0 : matcher.child(top.states, name: token.bytes, hash: token.hash, verdicts: stepVerdicts)
+            }
             return 0
         case .objectEnd, .arrayEnd:
             _ = frames.popLast()
@@ -414,7 +460,7 @@ struct PathCursor {
         default:
             let states: PathMatcher.States
             if let top = frames.last, !top.isObject {
-                states = top.states == 0 ? 0 : matcher.child(top.states, index: top.index)
+                states = top.states == 0 ? 0 : matcher.child(top.states, index: top.index, verdicts: stepVerdicts)
                 frames[frames.count - 1].index += 1
             } else {
                 states = pending
@@ -428,7 +474,7 @@ struct PathCursor {
     @inline(__always)
     func peek() -> PathMatcher.States {
         guard let top = frames.last, !top.isObject else { return pending }
-        return top.states == 0 ? 0 : matcher.child(top.states, index: top.index)
+        return top.states == 0 ? 0 : matcher.child(top.states, index: top.index, verdicts: PathMatcher.anyChild)
     }
 
     /// A value went by without its tokens: an element is counted.

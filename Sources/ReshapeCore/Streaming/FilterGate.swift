@@ -1,0 +1,222 @@
+/// The verdicts of a path's filter selectors on the child a `PathCursor` steps to next, given by
+/// the `FilterGate` before the rule's filter, read by both their cursors. One per thread's chain.
+final class FilterVerdicts {
+    /// Bit `k`: the filters of segment `k` hold for the child whose first token comes next.
+    @exclusivity(unchecked) var current: PathMatcher.Verdicts = 0
+}
+
+/// Stands before the filter of a rule whose path has filter selectors (`$[*].tags[?@ != '']`):
+/// a child that a filter tests (a member, name and value, or an element) is held until it ends;
+/// the filters are evaluated on its tokens (`FilterEvaluator`, the same one the tree uses); then
+/// its tokens go on, the rule's cursor stepping to it with the verdicts. Children inside it that
+/// filters test are decided on the held tokens as they go by.
+///
+/// Gives up (the record takes its tree, which decides exactly) where a filter would compare
+/// containers, meets a repeated member name, or works past `budget` steps in a record.
+final class FilterGate: RecordFilter {
+    @exclusivity(unchecked) private var cursor: PathCursor
+    private let verdicts: FilterVerdicts
+    /// The rule's filter: it is not in the chain's list, so what the chain asks of filters
+    /// (`passes`, `skip`) is passed on to it.
+    private let next: any RecordFilter
+    /// The filters of each segment, by offset.
+    private let filters: [[FilterExpression]]
+    /// The child being held: its tokens so far, how many containers in it are open, and whether
+    /// its value has begun (a member's name comes first).
+    @exclusivity(unchecked) private var held: [RecordToken] = []
+    @exclusivity(unchecked) private var heldDepth = 0
+    @exclusivity(unchecked) private var heldValue = false
+    /// The steps a record's filters may still take.
+    private let work = FilterWork()
+    static let budget = 1 << 20
+
+    init(cursor: PathCursor, verdicts: FilterVerdicts, next: any RecordFilter) {
+        self.cursor = cursor
+        self.verdicts = verdicts
+        self.next = next
+        filters = (0..<63).map { cursor.matcher.filtering & (1 << PathMatcher.States($0)) != 0 ? cursor.matcher.filters(at: $0) : [] }
+    }
+
+    var renamesMembers: Bool { next.renamesMembers }
+
+    func start(key: UnsafeRawBufferPointer?) -> Bool {
+        cursor.start(key: key)
+        held.empty()
+        heldDepth = 0
+        heldValue = false
+        work.left = Self.budget
+        return next.start(key: key)
+    }
+
+    func ignores(_ token: RecordToken) -> Bool { held.isEmpty && !cursor.stepFilters && next.ignores(token) }
+
+    func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
+        held.isEmpty && !cursor.stepFilters && next.passes(token, into: &pass)
+    }
+
+    func skip(_ token: RecordToken) {
+        cursor.skip()
+        next.skip(token)
+    }
+
+    func take(_ token: RecordToken) -> Bool {
+        if !held.isEmpty {
+            held.append(token)
+            guard holdingEnds(token) else { return true }
+            defer { held.empty() }
+            return replay(held[...])
+        }
+        guard startsChild(token) else {
+            _ = cursor.take(token)
+            return next.take(token)
+        }
+        held.append(token)
+        heldDepth = 0
+        heldValue = false
+        guard holdingEnds(token) else { return true }
+        defer { held.empty() }
+        return replay(held[...])
+    }
+
+    /// Whether the held child ends with `token`, just added.
+    private func holdingEnds(_ token: RecordToken) -> Bool {
+        if token.kind == .name { return false }
+        if token.startsValue { heldValue = true }
+        if token.opens {
+            heldDepth += 1
+        } else if token.closes {
+            heldDepth -= 1
+        }
+        return heldValue && heldDepth == 0
+    }
+
+    /// Whether `token` begins a child that a filter tests: a member's name, or an element.
+    @inline(__always)
+    private func startsChild(_ token: RecordToken) -> Bool {
+        guard cursor.stepFilters, let container = cursor.container else { return false }
+        return container.isObject ? token.kind == .name : token.startsValue
+    }
+
+    /// Passes on the tokens of a held child, whole, each child a filter tests given its verdicts
+    /// first.
+    private func replay(_ tokens: ArraySlice<RecordToken>) -> Bool {
+        var index = tokens.startIndex
+        while index < tokens.endIndex {
+            let token = tokens[index]
+            if startsChild(token), let states = cursor.container?.states {
+                let start = token.kind == .name ? index + 1 : index
+                guard start < tokens.endIndex, let found = decide(states, on: tokens, at: start) else { return false }
+                verdicts.current = found
+            }
+            _ = cursor.take(token)
+            guard next.take(token) else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The verdicts of the filters that a step from a node in `states` takes, on the value that
+    /// starts at `start` in `tokens`; nil when the tree must decide.
+    private func decide(_ states: PathMatcher.States, on tokens: ArraySlice<RecordToken>, at start: Int) -> PathMatcher.Verdicts? {
+        let value = start..<ValueHolding.end(ofValueAt: start, in: tokens)
+        let evaluator = FilterEvaluator(values: TokenFilterValues(tokens: tokens, work: work))
+        var found: PathMatcher.Verdicts = 0
+        var live = states & ~cursor.matcher.selected & cursor.matcher.filtering
+        while live != 0 {
+            let offset = live.trailingZeroBitCount
+            live &= live - 1
+            for expression in filters[offset] {
+                guard let holds = try? evaluator.holds(expression, on: value) else { return nil }
+                if holds {
+                    found |= 1 << PathMatcher.States(offset)
+                    break
+                }
+            }
+        }
+        return found
+    }
+}
+
+/// The steps of work a record's filters may still take on its tokens.
+final class FilterWork {
+    @exclusivity(unchecked) var left = 0
+}
+
+/// A filter's view of held tokens: a value is the range of its tokens. Gives up (throws, and the
+/// record takes its tree) where the tree's answer could differ or cost more than the budget: a
+/// member name the object repeats, containers compared, a query from the root.
+struct TokenFilterValues: FilterValues {
+    let tokens: ArraySlice<RecordToken>
+    let work: FilterWork
+
+    var root: Range<Int>? { nil }
+
+    private static var givesUp: ReshapeError { ReshapeError(.internal, "the record's tree decides this filter") }
+
+    func charge(_ steps: Int) throws(ReshapeError) {
+        work.left -= max(steps, 0)
+        if work.left < 0 { throw Self.givesUp }
+    }
+
+    func kind(of value: Range<Int>) -> FilterValueKind {
+        let token = tokens[value.lowerBound]
+        switch token.kind {
+        case .string: return .string
+        case .number: return .number
+        case .bool: return .bool(token.flag)
+        case .objectStart: return .object
+        case .arrayStart: return .array
+        default: return .null
+        }
+    }
+
+    func stringBytes(of value: Range<Int>) -> UnsafeRawBufferPointer { tokens[value.lowerBound].bytes }
+
+    func numberText(of value: Range<Int>) -> [UInt8] { Array(tokens[value.lowerBound].bytes) }
+
+    func count(of value: Range<Int>) throws(ReshapeError) -> Int {
+        try charge(value.count)
+        var count = 0
+        for _ in ValueHolding.elements(of: tokens[value]) { count += 1 }
+        return tokens[value.lowerBound].kind == .objectStart ? count / 2 : count
+    }
+
+    func member(_ name: KeyBytes, of value: Range<Int>) throws(ReshapeError) -> Range<Int>? {
+        try charge(value.count)
+        var found: Range<Int>? = nil
+        for member in ValueHolding.members(of: tokens[value]) where tokens[member.name].bytes.sameBytes(as: name) {
+            guard found == nil else { throw Self.givesUp }
+            found = member.value
+        }
+        return found
+    }
+
+    func element(_ index: Int, of value: Range<Int>) throws(ReshapeError) -> Range<Int>? {
+        try charge(value.count)
+        var seen = 0
+        for element in ValueHolding.elements(of: tokens[value]) {
+            if seen == index { return element }
+            seen += 1
+        }
+        return nil
+    }
+
+    func children(of value: Range<Int>) throws(ReshapeError) -> [Range<Int>] {
+        try charge(value.count)
+        if tokens[value.lowerBound].kind == .objectStart {
+            var hashes: [UInt64] = []
+            var children: [Range<Int>] = []
+            for member in ValueHolding.members(of: tokens[value]) {
+                hashes.append(tokens[member.name].hash)
+                children.append(member.value)
+            }
+            // A name twice (or two names of one hash, rarer still): the tree decides.
+            hashes.sort()
+            for index in hashes.indices.dropFirst() where hashes[index] == hashes[index - 1] { throw Self.givesUp }
+            return children
+        }
+        return Array(ValueHolding.elements(of: tokens[value]))
+    }
+
+    func appendKey(of value: Range<Int>, to key: inout [UInt8]) throws(ReshapeError) { throw Self.givesUp }
+}
