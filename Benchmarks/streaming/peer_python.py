@@ -150,6 +150,8 @@ OPS = {
     "MATCHING": lambda data: [{n: m for n, m in record.items() if not MATCHING.fullmatch(n)} for record in keyed(data)],
     "KEBAB": lambda data: [{**record, "profile": converted_deep(record["profile"], kebab_case)} for record in keyed(data)],
     "EXCLUDE": lambda data: [snake_except_profile(record) for record in keyed(data)],
+    "FILTER": lambda data: [{**record, "groups": [group for group in record["groups"] if group.get("role") != "member"]}
+                            for record in keyed(data)],
     "MIXED1": lambda data: {"data": [
         {**record, "createdAt": str(record["createdAt"])}
         for record in (renamed(with_default({"id": key, **{n: m for n, m in value.items() if n != "avatar"}}, "role", "user"),

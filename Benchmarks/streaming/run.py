@@ -176,6 +176,8 @@ OP_WORKLOADS = {
               "convertKeys $[*].profile to kebab-case"),
     "EXCLUDE": ([KEYED, {"op": "convertKeys", "path": "$[*]", "to": "snake_case", "exclude": ["$[*].profile"]}],
                 "convertKeys $[*] to snake_case, exclude $[*].profile"),
+    "FILTER": ([KEYED, {"op": "remove", "path": "$[*].groups[?@.role == 'member']"}],
+               "remove $[*].groups[?@.role == 'member'] (a filter selector)"),
     "MIXED1": ([KEYED, {"op": "remove", "path": "$[*].avatar"}, {"op": "default", "path": "$[*]", "key": "role", "value": "user"},
                 {"op": "renameKeys", "path": "$[*]", "map": {"displayName": "name", "lastLogin": "lastSeen"}},
                 {"op": "coerce", "path": "$[*].createdAt", "to": "string"}, {"op": "wrap", "key": "data"}],

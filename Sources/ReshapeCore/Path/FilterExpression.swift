@@ -52,6 +52,31 @@ enum FilterLiteral: Sendable {
 struct FilterQuery: Sendable {
     let absolute: Bool
     let segments: [JSONPath.Segment]
+    /// The steps of a query of child names and indices only, which selects one node at most:
+    /// walked without node lists.
+    let steps: [Step]?
+
+    /// A step of a singular query, as plain values: a name's bytes (kept by `segments`) and
+    /// `RecordNames.hash`, or an index.
+    struct Step: @unchecked Sendable {  // its bytes are only read
+        let name: KeyBytes?
+        let hash: UInt64
+        let index: Int
+    }
+
+    init(absolute: Bool, segments: [JSONPath.Segment]) {
+        self.absolute = absolute
+        self.segments = segments
+        var steps: [Step]? = []
+        for segment in segments {
+            switch segment {
+            case .child(.name(let name)): steps?.append(Step(name: name.bytes, hash: RecordNames.hash(name.bytes), index: 0))
+            case .child(.index(let index)): steps?.append(Step(name: nil, hash: 0, index: index))
+            default: steps = nil
+            }
+        }
+        self.steps = steps
+    }
 
     var isSingular: Bool { JSONPath(text: "", segments: segments).isSingular }
     var readsRoot: Bool { absolute || segments.contains { $0.selector.readsRoot } }
@@ -139,11 +164,12 @@ protocol FilterValues {
     func kind(of value: Value) -> FilterValueKind
     /// A string's bytes (UTF-8, unescaped).
     func stringBytes(of value: Value) -> UnsafeRawBufferPointer
-    /// A number's text, compared exactly (`NumberLiteral.compareExactly`).
-    func numberText(of value: Value) -> [UInt8]
+    /// Calls `body` with a number's text, compared exactly (`NumberLiteral.compareExactly`).
+    func withNumberText(of value: Value, _ body: (UnsafeRawBufferPointer) -> Bool) -> Bool
     /// How many members or elements a container has.
     func count(of value: Value) throws(ReshapeError) -> Int
-    func member(_ name: KeyBytes, of value: Value) throws(ReshapeError) -> Value?
+    /// The member `name` (whose `RecordNames.hash` is `hash`, or 0 when not known).
+    func member(_ name: KeyBytes, hash: UInt64, of value: Value) throws(ReshapeError) -> Value?
     func element(_ index: Int, of value: Value) throws(ReshapeError) -> Value?
     /// A container's children, in order.
     func children(of value: Value) throws(ReshapeError) -> [Value]
@@ -175,6 +201,7 @@ struct FilterEvaluator<Values: FilterValues> {
         case .not(let inner):
             return try !holds(inner, on: node)
         case .exists(let query):
+            if query.steps != nil { return try single(query, from: node) != nil }
             return try !select(query, from: node).isEmpty
         case .function(let call):
             return try logical(call, on: node)
@@ -208,6 +235,7 @@ struct FilterEvaluator<Values: FilterValues> {
         case .literal(let literal):
             return .literal(literal)
         case .query(let query):
+            if query.steps != nil { return try single(query, from: node).map { .node($0) } ?? .nothing }
             let nodes = try select(query, from: node)
             return nodes.count == 1 ? .node(nodes[0]) : .nothing
         case .function(let call):
@@ -278,6 +306,31 @@ struct FilterEvaluator<Values: FilterValues> {
 
     // MARK: Queries
 
+    /// The node a query of names and indices (`query.steps`) selects, if any: what `select`
+    /// gives, without its lists.
+    private func single(_ query: FilterQuery, from node: Item) throws(ReshapeError) -> Item? {
+        var current = node
+        if query.absolute {
+            guard let root = values.root else { throw ReshapeError(.internal, "a filter read the document's root where it has none") }
+            current = root
+        }
+        for step in query.steps ?? [] {
+            if let name = step.name {
+                guard case .object = values.kind(of: current), let child = try values.member(name, hash: step.hash, of: current) else {
+                    return nil
+                }
+                current = child
+            } else {
+                guard case .array = values.kind(of: current) else { return nil }
+                let count = try values.count(of: current)
+                let index = step.index >= 0 ? step.index : count + step.index
+                guard index >= 0, index < count, let child = try values.element(index, of: current) else { return nil }
+                current = child
+            }
+        }
+        return current
+    }
+
     /// The nodes `query` selects from `node` (or from the root), in RFC 9535 order.
     func select(_ query: FilterQuery, from node: Item) throws(ReshapeError) -> [Item] {
         var start = node
@@ -324,7 +377,7 @@ struct FilterEvaluator<Values: FilterValues> {
     func pick(_ selector: JSONPath.Selector, in node: Item, into next: inout [Item]) throws(ReshapeError) {
         switch selector {
         case .name(let name):
-            guard case .object = values.kind(of: node), let child = try values.member(name.bytes, of: node) else { return }
+            guard case .object = values.kind(of: node), let child = try values.member(name.bytes, hash: 0, of: node) else { return }
             next.append(child)
         case .index(let wanted):
             guard case .array = values.kind(of: node) else { return }
@@ -354,32 +407,29 @@ struct FilterEvaluator<Values: FilterValues> {
     /// What a value is, for comparing.
     private enum Compared {
         case nothing
-        case number([UInt8])
+        case number(UnsafeRawBufferPointer)
         case string(UnsafeRawBufferPointer)
         case bool(Bool)
         case null
-        case container(Item)
+        case container
     }
 
-    private func compared<R>(_ value: Value, _ body: (Compared) throws(ReshapeError) -> R) throws(ReshapeError) -> R {
+    private func compared(_ value: Value, _ body: (Compared) -> Bool) -> Bool {
         switch value {
-        case .nothing: return try body(.nothing)
-        case .literal(.number(let text)): return try body(.number(text))
+        case .nothing: return body(.nothing)
+        case .literal(.number(let text)): return text.withUnsafeBytes { body(.number($0)) }
         case .literal(.string(let text)):
             var text = text
-            // `withUTF8` rethrows untyped: the typed error goes around it.
-            var outcome: Result<R, ReshapeError>!
-            text.withUTF8 { bytes in outcome = Result { () throws(ReshapeError) in try body(.string(UnsafeRawBufferPointer(bytes))) } }
-            return try outcome.get()
-        case .literal(.bool(let flag)): return try body(.bool(flag))
-        case .literal(.null): return try body(.null)
+            return text.withUTF8 { body(.string(UnsafeRawBufferPointer($0))) }
+        case .literal(.bool(let flag)): return body(.bool(flag))
+        case .literal(.null): return body(.null)
         case .node(let node):
             switch values.kind(of: node) {
-            case .string: return try body(.string(values.stringBytes(of: node)))
-            case .number: return try body(.number(values.numberText(of: node)))
-            case .bool(let flag): return try body(.bool(flag))
-            case .null: return try body(.null)
-            case .object, .array: return try body(.container(node))
+            case .string: return body(.string(values.stringBytes(of: node)))
+            case .number: return values.withNumberText(of: node) { body(.number($0)) }
+            case .bool(let flag): return body(.bool(flag))
+            case .null: return body(.null)
+            case .object, .array: return body(.container)
             }
         }
     }
@@ -387,26 +437,26 @@ struct FilterEvaluator<Values: FilterValues> {
     /// RFC 9535 equality; containers compare member by member (their keys, see `ValueKey`, each
     /// value a step of work).
     func equal(_ a: Value, _ b: Value) throws(ReshapeError) -> Bool {
-        try compared(a) { (left) throws(ReshapeError) -> Bool in
-            try compared(b) { (right) throws(ReshapeError) -> Bool in
+        if case .node(let x) = a, case .node(let y) = b, isContainer(x) || isContainer(y) {
+            switch (values.kind(of: x), values.kind(of: y)) {
+            case (.object, .object), (.array, .array): break
+            default: return false
+            }
+            guard try values.count(of: x) == values.count(of: y) else { return false }
+            var left: [UInt8] = []
+            var right: [UInt8] = []
+            try values.appendKey(of: x, to: &left)
+            try values.appendKey(of: y, to: &right)
+            return left == right
+        }
+        return compared(a) { left in
+            compared(b) { right in
                 switch (left, right) {
                 case (.nothing, .nothing): return true
-                case (.number(let x), .number(let y)):
-                    return x.withUnsafeBytes { x in y.withUnsafeBytes { y in NumberLiteral.compareExactly(x, y) == 0 } }
+                case (.number(let x), .number(let y)): return NumberLiteral.compareExactly(x, y) == 0
                 case (.string(let x), .string(let y)): return x.elementsEqual(y)
                 case (.bool(let x), .bool(let y)): return x == y
                 case (.null, .null): return true
-                case (.container(let x), .container(let y)):
-                    switch (values.kind(of: x), values.kind(of: y)) {
-                    case (.object, .object), (.array, .array): break
-                    default: return false
-                    }
-                    guard try values.count(of: x) == values.count(of: y) else { return false }
-                    var leftKey: [UInt8] = []
-                    var rightKey: [UInt8] = []
-                    try values.appendKey(of: x, to: &leftKey)
-                    try values.appendKey(of: y, to: &rightKey)
-                    return leftKey == rightKey
                 default: return false
                 }
             }
@@ -414,18 +464,16 @@ struct FilterEvaluator<Values: FilterValues> {
     }
 
     func less(_ a: Value, _ b: Value) -> Bool {
-        let result = try? compared(a) { (left) throws(ReshapeError) -> Bool in
-            try compared(b) { (right) throws(ReshapeError) -> Bool in
+        compared(a) { left in
+            compared(b) { right in
                 switch (left, right) {
-                case (.number(let x), .number(let y)):
-                    return x.withUnsafeBytes { x in y.withUnsafeBytes { y in NumberLiteral.compareExactly(x, y) < 0 } }
+                case (.number(let x), .number(let y)): return NumberLiteral.compareExactly(x, y) < 0
                 // UTF-8 orders as the Unicode scalar values it encodes.
                 case (.string(let x), .string(let y)): return x.lexicographicallyPrecedes(y)
                 default: return false
                 }
             }
         }
-        return result ?? false
     }
 }
 
@@ -449,17 +497,19 @@ struct TreeFilterValues: FilterValues {
 
     func stringBytes(of value: Node) -> UnsafeRawBufferPointer { value.stringBytes }
 
-    func numberText(of value: Node) -> [UInt8] {
+    func withNumberText(of value: Node, _ body: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        var text: String
         switch value.kind {
-        case .integer: Array(String(value.integerValue).utf8)
-        case .real: Array(NumberText.text(of: value.realValue).utf8)
-        default: Array(value.rawText)
+        case .integer: text = String(value.integerValue)
+        case .real: text = NumberText.text(of: value.realValue)
+        default: return body(value.rawText)
         }
+        return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 
     func count(of value: Node) throws(ReshapeError) -> Int { value.isObject ? value.objectCount : value.arrayCount }
 
-    func member(_ name: KeyBytes, of value: Node) throws(ReshapeError) -> Node? { try value.member(name) }
+    func member(_ name: KeyBytes, hash: UInt64, of value: Node) throws(ReshapeError) -> Node? { try value.member(name) }
 
     func element(_ index: Int, of value: Node) throws(ReshapeError) -> Node? { try value.element(index) }
 

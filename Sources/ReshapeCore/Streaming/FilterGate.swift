@@ -172,7 +172,7 @@ struct TokenFilterValues: FilterValues {
 
     func stringBytes(of value: Range<Int>) -> UnsafeRawBufferPointer { tokens[value.lowerBound].bytes }
 
-    func numberText(of value: Range<Int>) -> [UInt8] { Array(tokens[value.lowerBound].bytes) }
+    func withNumberText(of value: Range<Int>, _ body: (UnsafeRawBufferPointer) -> Bool) -> Bool { body(tokens[value.lowerBound].bytes) }
 
     func count(of value: Range<Int>) throws(ReshapeError) -> Int {
         try charge(value.count)
@@ -181,12 +181,20 @@ struct TokenFilterValues: FilterValues {
         return tokens[value.lowerBound].kind == .objectStart ? count / 2 : count
     }
 
-    func member(_ name: KeyBytes, of value: Range<Int>) throws(ReshapeError) -> Range<Int>? {
+    func member(_ name: KeyBytes, hash: UInt64, of value: Range<Int>) throws(ReshapeError) -> Range<Int>? {
         try charge(value.count)
+        let hash = hash != 0 ? hash : RecordNames.hash(name)
         var found: Range<Int>? = nil
-        for member in ValueHolding.members(of: tokens[value]) where tokens[member.name].bytes.sameBytes(as: name) {
-            guard found == nil else { throw Self.givesUp }
-            found = member.value
+        var index = value.lowerBound + 1
+        while index < value.upperBound - 1 {
+            let start = index + 1
+            let end = tokens[start].opens ? ValueHolding.end(ofValueAt: start, in: tokens) : start + 1
+            let token = tokens[index]
+            if token.hash == hash && token.bytes.sameBytes(as: name) {
+                guard found == nil else { throw Self.givesUp }
+                found = start..<end
+            }
+            index = end
         }
         return found
     }
