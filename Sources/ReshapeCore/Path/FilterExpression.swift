@@ -454,7 +454,7 @@ struct FilterEvaluator<Values: FilterValues> {
                 switch (left, right) {
                 case (.nothing, .nothing): return true
                 case (.number(let x), .number(let y)): return NumberLiteral.compareExactly(x, y) == 0
-                case (.string(let x), .string(let y)): return x.elementsEqual(y)
+                case (.string(let x), .string(let y)): return x.sameBytes(as: y)
                 case (.bool(let x), .bool(let y)): return x == y
                 case (.null, .null): return true
                 default: return false

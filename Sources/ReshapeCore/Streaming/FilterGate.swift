@@ -66,7 +66,7 @@ final class FilterGate: RecordFilter {
             defer { held.empty() }
             return replay(held[...])
         }
-        guard startsChild(token) else {
+        guard cursor.filterStep(to: token) != nil else {
             _ = cursor.take(token)
             return next.take(token)
         }
@@ -90,20 +90,13 @@ final class FilterGate: RecordFilter {
         return heldValue && heldDepth == 0
     }
 
-    /// Whether `token` begins a child that a filter tests: a member's name, or an element.
-    @inline(__always)
-    private func startsChild(_ token: RecordToken) -> Bool {
-        guard cursor.stepFilters, let container = cursor.container else { return false }
-        return container.isObject ? token.kind == .name : token.startsValue
-    }
-
     /// Passes on the tokens of a held child, whole, each child a filter tests given its verdicts
     /// first.
     private func replay(_ tokens: ArraySlice<RecordToken>) -> Bool {
         var index = tokens.startIndex
         while index < tokens.endIndex {
             let token = tokens[index]
-            if startsChild(token), let states = cursor.container?.states {
+            if let states = cursor.filterStep(to: token) {
                 let start = token.kind == .name ? index + 1 : index
                 guard start < tokens.endIndex, let found = decide(states, on: tokens, at: start) else { return false }
                 verdicts.current = found

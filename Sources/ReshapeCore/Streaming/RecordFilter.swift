@@ -432,8 +432,13 @@ struct PathCursor {
         return matcher.filters(top.states)
     }
 
-    /// The states of the current container, and whether it is an object; nil at the record.
-    var container: (states: PathMatcher.States, isObject: Bool)? { frames.last.map { ($0.states, $0.isObject) } }
+    /// When `token` begins a child (a member's name, or an element) whose step needs the
+    /// filters' verdicts: the states of its container; else nil.
+    @inline(__always)
+    func filterStep(to token: RecordToken) -> PathMatcher.States? {
+        guard let top = frames.last, matcher.filters(top.states) else { return nil }
+        return (top.isObject ? token.kind == .name : token.startsValue) ? top.states : nil
+    }
 
     /// A record starts: `key` is its member name, or nil for an element (whose index the states
     /// do not depend on: see `RecordFilterContext.recordParent`).
