@@ -653,6 +653,45 @@ import Testing
         }
     }
 
+    /// What filter selectors do on a record's tokens counts as work too (docs/limits.md): the same
+    /// records under a limit that the text alone stays within stop at it when a filter walks every
+    /// value below each value, and not with a path that walks them without a filter.
+    @Test func filtersOnTokensCountTheirWork() throws {
+        let values = (0..<300).map { #"{"a": [[[[\#($0)]]]], "b": {"c": {"d": {"e": [1, 2, {"f": "\#($0)"}]}}}}"# }
+        let records = values.enumerated().map { #""r\#($0.offset)": \#($0.element)"# }
+        let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+        let onText = values.reduce(0) { $0 + $1.utf8.count / 8 + 1 }
+        let limit = onText * 3
+        for (spec, fits) in [
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]..[?count(@..*) > 1000].x"}]"#, false),
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]..x"}]"#, true),
+        ] {
+            let unlimited = try Rules(json: spec)
+            let rules = try Rules(json: spec, limits: Limits(maxWork: limit))
+            let outcomes = Outcomes()
+            var settings = StreamSettings(jobs: 2)
+            settings.minimumStreamBytes = 0
+            settings.batchRecords = 7
+            settings.outcome = { outcome in outcomes.add(outcome) }
+            let streamed = Result { () throws(ReshapeError) in try rules.apply(to: input, options: [], settings: settings) }
+            if fits {
+                #expect(try streamed.get() == unlimited.applyWholeTree(to: input), "\(spec)")
+            } else {
+                let expected = ReshapeError(.limitExceeded, "the rules need more than \(limit) steps of work on this document (the work limit)")
+                if case .failure(let error) = streamed {
+                    #expect(error == expected, "\(spec)")
+                } else {
+                    Issue.record("\(spec): the filters' work was not counted")
+                }
+                // Within the limit, the same rules give the whole tree's bytes, every record on its tokens.
+                let within = Result { () throws(ReshapeError) in try unlimited.apply(to: input, options: [], settings: settings) }
+                #expect(try within.get() == unlimited.applyWholeTree(to: input), "\(spec)")
+            }
+            let counts = outcomes.counts()
+            #expect(counts["record trees", default: 0] == 0 && counts["rerun", default: 0] == 0, "\(spec): \(counts)")
+        }
+    }
+
     @Test func longRenamesStopAtTheOutputLimit() throws {
         let long = String(repeating: "n", count: 100_000)
         let spec = #"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"a":"\#(long)"},"deep":true}]"#

@@ -11,8 +11,10 @@ final class FilterVerdicts {
 /// its tokens go on, the rule's cursor stepping to it with the verdicts. Children inside it that
 /// filters test are decided on the held tokens as they go by.
 ///
-/// Gives up (the record takes its tree, which decides exactly) where a filter would compare
-/// containers, meets a repeated member name, or works past `budget` steps in a record.
+/// The steps the filters take count as the tree counts them (`TokenArena.work`, added to the
+/// record's work), and finding where each held child ends a step per token. Gives up (the record
+/// takes its tree, which decides exactly and counts its own work) where a filter would compare
+/// containers, meets a repeated member name, or past `budget` steps in a record.
 final class FilterGate: RecordFilter {
     @exclusivity(unchecked) private var cursor: PathCursor
     private let verdicts: FilterVerdicts
@@ -26,13 +28,15 @@ final class FilterGate: RecordFilter {
     @exclusivity(unchecked) private var held: [RecordToken] = []
     @exclusivity(unchecked) private var heldDepth = 0
     @exclusivity(unchecked) private var heldValue = false
-    /// The steps a record's filters may still take.
-    private let work = FilterWork()
+    /// Counts the steps of work (`TokenArena.work`).
+    private let arena: TokenArena
+    /// The most steps of work the filters of one record take on its tokens.
     static let budget = 1 << 20
 
-    init(cursor: PathCursor, verdicts: FilterVerdicts, next: any RecordFilter) {
+    init(cursor: PathCursor, verdicts: FilterVerdicts, arena: TokenArena, next: any RecordFilter) {
         self.cursor = cursor
         self.verdicts = verdicts
+        self.arena = arena
         self.next = next
         filters = (0..<63).map { cursor.matcher.filtering & (1 << PathMatcher.States($0)) != 0 ? cursor.matcher.filters(at: $0) : [] }
     }
@@ -44,7 +48,6 @@ final class FilterGate: RecordFilter {
         held.empty()
         heldDepth = 0
         heldValue = false
-        work.left = Self.budget
         return next.start(key: key)
     }
 
@@ -112,7 +115,9 @@ final class FilterGate: RecordFilter {
     /// starts at `start` in `tokens`; nil when the tree must decide.
     private func decide(_ states: PathMatcher.States, on tokens: ArraySlice<RecordToken>, at start: Int) -> PathMatcher.Verdicts? {
         let value = start..<ValueHolding.end(ofValueAt: start, in: tokens)
-        let evaluator = FilterEvaluator(values: TokenFilterValues(tokens: tokens, work: work))
+        let values = TokenFilterValues(tokens: tokens, arena: arena)
+        guard (try? values.charge(value.count)) != nil else { return nil }
+        let evaluator = FilterEvaluator(values: values)
         var found: PathMatcher.Verdicts = 0
         var live = states & ~cursor.matcher.selected & cursor.matcher.filtering
         while live != 0 {
@@ -130,25 +135,21 @@ final class FilterGate: RecordFilter {
     }
 }
 
-/// The steps of work a record's filters may still take on its tokens.
-final class FilterWork {
-    @exclusivity(unchecked) var left = 0
-}
-
 /// A filter's view of held tokens: a value is the range of its tokens. Gives up (throws, and the
 /// record takes its tree) where the tree's answer could differ or cost more than the budget: a
 /// member name the object repeats, containers compared, a query from the root.
 struct TokenFilterValues: FilterValues {
     let tokens: ArraySlice<RecordToken>
-    let work: FilterWork
+    /// Counts the steps (`TokenArena.work`), at most `FilterGate.budget` in a record.
+    let arena: TokenArena
 
     var root: Range<Int>? { nil }
 
     private static var givesUp: ReshapeError { ReshapeError(.internal, "the record's tree decides this filter") }
 
     func charge(_ steps: Int) throws(ReshapeError) {
-        work.left -= max(steps, 0)
-        if work.left < 0 { throw Self.givesUp }
+        arena.work = arena.work.addingClamped(max(steps, 0))
+        if arena.work > FilterGate.budget { throw Self.givesUp }
     }
 
     func kind(of value: Range<Int>) -> FilterValueKind {

@@ -24,6 +24,9 @@ extension JSONParser {
         /// bound (`Document.grow`): each id member, and what renamings lengthen names by, as the
         /// tree counts them or more. Not reset by `reset()`: callers sum it over their records.
         var growth = 0
+        /// The steps of work the record filters took beyond reading the text of the records
+        /// reshaped since it was last set to 0 (see `TokenArena.work`).
+        var work = 0
         /// The thread's record filters, once a record went through them (see `RecordFilter`).
         var filters: RecordFilterChain? = nil
         /// Records that took a tree of their own (see `RecordBatch.onTree`).

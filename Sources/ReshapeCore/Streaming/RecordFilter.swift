@@ -217,7 +217,8 @@ struct RecordFilterContext {
         return .filter { next, arena in
             let verdicts = FilterVerdicts()
             let filter = make(PathCursor(matcher, parent: parent, verdicts: verdicts), next, arena)
-            return FilterGate(cursor: PathCursor(matcher, parent: parent, verdicts: verdicts), verdicts: verdicts, next: filter)
+            return FilterGate(
+                cursor: PathCursor(matcher, parent: parent, verdicts: verdicts), verdicts: verdicts, arena: arena, next: filter)
         }
     }
 }
@@ -343,6 +344,9 @@ final class TokenArena {
     /// What the filters of the record add to the whole tree's output bound (`Document.grow`), as
     /// the tree counts it or more.
     @exclusivity(unchecked) var growth = 0
+    /// The steps of work the filters of the record took beyond reading its text (a filter
+    /// selector's evaluations: see `FilterGate`).
+    @exclusivity(unchecked) var work = 0
     @exclusivity(unchecked) private var blocks: [UnsafeMutableRawBufferPointer] = []
     @exclusivity(unchecked) private var current = 0
     @exclusivity(unchecked) private var used = 0

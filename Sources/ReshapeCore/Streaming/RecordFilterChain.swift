@@ -113,10 +113,11 @@ final class RecordFilterChain {
     ///   - growth: gets what the rules add to the whole tree's output bound (`Document.grow`).
     func run(
         _ parser: inout JSONParser, key: UnsafeRawBufferPointer?, depthLeft: Int, into out: inout ByteBuffer,
-        outputLimit: Int, growth: inout Int
+        outputLimit: Int, growth: inout Int, work: inout Int
     ) -> Bool {
         arena.reset()
         arena.growth = 0
+        arena.work = 0
         frames.empty()
         names.empty()
         bypass = 0
@@ -128,6 +129,7 @@ final class RecordFilterChain {
         writer.begin(depthLeft: depthLeft, outputLimit: outputLimit)
         guard first.start(key: key), read(&parser, depthLeft: depthLeft), writer.finished else { return false }
         growth = growth.addingClamped(arena.growth)
+        work = work.addingClamped(arena.work)
         return true
     }
 

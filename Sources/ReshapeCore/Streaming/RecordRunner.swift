@@ -193,9 +193,13 @@ final class RecordRunner: @unchecked Sendable {
             scratch.filters = chain
             done = kind == .object
                 ? withKey(raw: keyText(of: slice), hasEscapes: slice.keyHasEscapes) {
-                    chain.run(&parser, key: $0, depthLeft: fastDepth, into: &out, outputLimit: outputLimit, growth: &scratch.growth)
+                    chain.run(
+                        &parser, key: $0, depthLeft: fastDepth, into: &out, outputLimit: outputLimit, growth: &scratch.growth,
+                        work: &scratch.work)
                 }
-                : chain.run(&parser, key: nil, depthLeft: fastDepth, into: &out, outputLimit: outputLimit, growth: &scratch.growth)
+                : chain.run(
+                    &parser, key: nil, depthLeft: fastDepth, into: &out, outputLimit: outputLimit, growth: &scratch.growth,
+                    work: &scratch.work)
         } else {
             done = false
         }
@@ -234,8 +238,10 @@ final class RecordRunner: @unchecked Sendable {
         work: inout Int, growth: inout Int
     ) throws(ReshapeError) -> Fate {
         if processFast(slice, into: &out, parser: &parser, scratch: &scratch) {
-            // A step per value at most: one per 8 bytes of text, as a bound the tree would pass.
-            work = work.addingClamped((slice.end - slice.start) / 8 + 1)
+            // A step per value at most: one per 8 bytes of text, as a bound the tree would pass;
+            // and what filter selectors took on the tokens.
+            work = work.addingClamped((slice.end - slice.start) / 8 + 1).addingClamped(scratch.work)
+            scratch.work = 0
             return .kept
         }
         scratch.onTree += 1
