@@ -822,6 +822,8 @@ import Testing
         #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*].items[?length(@.k) == 1 && !@.n.x]","members":["k"]},{"op":"hoist","path":"$[*].friends[?@.url]","member":"url"}]"#,
         #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]..[?@.x_y == null || @ == '']"},{"op":"emptyObjectToNull","path":"$[*].profile[?count(@.*) > 1]"}]"#,
         #"[{"op":"keyedToArray"},{"op":"default","path":"$[*].items[0, ?match(@.k, '[a-z]') || search(@.k, '\\\\u00e9')]","key":"seen","value":true},{"op":"coerce","path":"$[*]..[?value(@.n) == 1].k","to":"string"}]"#,
+        #"[{"op":"default","path":"$[?@.plan == 'free']","key":"paid","value":false},{"op":"remove","path":"$[?@.flag == true].tags"},{"op":"keyedToArray"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"default","path":"$[?@.plan == 'free' || @.plan == null]","key":"paid","value":false},{"op":"keep","path":"$[?!@.avatar]","members":["displayName","plan","paid"]},{"op":"coerce","path":"$[?@.score > 100].score","to":"string"}]"#,
         #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case"},{"op":"remove","path":"$[*][?@ == null || @.in_a]"},{"op":"renameKeys","path":"$[*].profile[?@[0]]","map":{"x_y":"xy"},"deep":true}]"#,
     ])
     func perRecordRulesStreamOnTheirText(_ spec: String) throws {

@@ -28,6 +28,11 @@ final class FilterGate: RecordFilter {
     @exclusivity(unchecked) private var held: [RecordToken] = []
     @exclusivity(unchecked) private var heldDepth = 0
     @exclusivity(unchecked) private var heldValue = false
+    /// A filter tests the records: each is held whole, and the filters after the gate start it
+    /// once the verdict is known, with `key`.
+    private let filtersRecords: Bool
+    @exclusivity(unchecked) private var holdsRecord = false
+    @exclusivity(unchecked) private var key: UnsafeRawBufferPointer? = nil
     /// Counts the steps of work (`TokenArena.work`).
     private let arena: TokenArena
     /// The most steps of work the filters of one record take on its tokens.
@@ -38,23 +43,30 @@ final class FilterGate: RecordFilter {
         self.verdicts = verdicts
         self.arena = arena
         self.next = next
+        filtersRecords = cursor.filtersRecords
         filters = (0..<63).map { cursor.matcher.filtering & (1 << PathMatcher.States($0)) != 0 ? cursor.matcher.filters(at: $0) : [] }
     }
 
     var renamesMembers: Bool { next.renamesMembers }
 
     func start(key: UnsafeRawBufferPointer?) -> Bool {
-        cursor.start(key: key)
         held.empty()
         heldDepth = 0
         heldValue = false
+        guard !filtersRecords else {
+            // Its bytes stay valid for the whole record.
+            self.key = key
+            holdsRecord = true
+            return true
+        }
+        cursor.start(key: key)
         return next.start(key: key)
     }
 
-    func ignores(_ token: RecordToken) -> Bool { held.isEmpty && !cursor.stepFilters && next.ignores(token) }
+    func ignores(_ token: RecordToken) -> Bool { held.isEmpty && !holdsRecord && !cursor.stepFilters && next.ignores(token) }
 
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
-        held.isEmpty && !cursor.stepFilters && next.passes(token, into: &pass)
+        held.isEmpty && !holdsRecord && !cursor.stepFilters && next.passes(token, into: &pass)
     }
 
     func skip(_ token: RecordToken) {
@@ -63,6 +75,12 @@ final class FilterGate: RecordFilter {
     }
 
     func take(_ token: RecordToken) -> Bool {
+        if holdsRecord {
+            held.append(token)
+            guard holdingEnds(token) else { return true }
+            defer { held.empty() }
+            return startRecord() && replay(held[...])
+        }
         if !held.isEmpty {
             held.append(token)
             guard holdingEnds(token) else { return true }
@@ -91,6 +109,16 @@ final class FilterGate: RecordFilter {
             heldDepth -= 1
         }
         return heldValue && heldDepth == 0
+    }
+
+    /// The held record is whole: the filters that test it decide, and the record starts for the
+    /// cursors and the filters after the gate.
+    private func startRecord() -> Bool {
+        holdsRecord = false
+        guard let found = decide(cursor.recordParent, on: held[...], at: held.startIndex) else { return false }
+        verdicts.current = found
+        cursor.start(key: key)
+        return next.start(key: key)
     }
 
     /// Passes on the tokens of a held child, whole, each child a filter tests given its verdicts

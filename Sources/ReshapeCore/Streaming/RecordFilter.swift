@@ -184,7 +184,7 @@ struct RecordFilterContext {
     /// The states of every record, for `matcher`, when records are elements of the collection
     /// whose states do not depend on their place; nil otherwise.
     func recordStates(_ matcher: PathMatcher) -> PathMatcher.States? {
-        guard kind == .array, let parent = recordParent(matcher) else { return nil }
+        guard kind == .array, let parent = recordParent(matcher), !matcher.filters(parent) else { return nil }
         let record = matcher.child(parent, index: 0)
         // A member's states would depend on its value (a filter's verdict).
         return matcher.filters(record) ? nil : record
@@ -192,14 +192,15 @@ struct RecordFilterContext {
 
     /// The states, for `matcher`, of the collection's children: nil when which record a state
     /// reaches depends on the record's place among the others (an index into the collection),
-    /// or on what the record holds (a filter selects records: the record's tree decides).
+    /// or when a filter tests a member of the envelope. (A filter may test the records: the
+    /// `FilterGate` then holds each record.)
     func recordParent(_ matcher: PathMatcher) -> PathMatcher.States? {
         var states = matcher.root
         for name in chain {
             if matcher.filters(states) { return nil }
             states = name.withUnsafeBytes { matcher.child(states, name: $0, hash: RecordNames.hash($0)) }
         }
-        if kind == .array && matcher.dependsOnIndex(states) || matcher.filters(states) { return nil }
+        if kind == .array && matcher.dependsOnIndex(states) { return nil }
         return states
     }
 
@@ -448,8 +449,21 @@ struct PathCursor {
     /// do not depend on: see `RecordFilterContext.recordParent`).
     mutating func start(key: UnsafeRawBufferPointer?) {
         frames.empty()
-        pending = key.map { matcher.child(parent, name: $0, hash: RecordNames.hash($0)) } ?? element
+        if matcher.filters(parent) {
+            // A filter tests the records: the gate gave its verdict on this one.
+            let verdicts = stepVerdicts
+            pending = key.map { matcher.child(parent, name: $0, hash: RecordNames.hash($0), verdicts: verdicts) }
+                ?? matcher.child(parent, index: 0, verdicts: verdicts)
+        } else {
+            pending = key.map { matcher.child(parent, name: $0, hash: RecordNames.hash($0)) } ?? element
+        }
     }
+
+    /// Whether a filter tests the records themselves.
+    var filtersRecords: Bool { matcher.filters(parent) }
+
+    /// The states of the records' parent (the collection).
+    var recordParent: PathMatcher.States { parent }
 
     /// How deep the token about to be taken lies: 0 for the record, 1 for its members...
     var depth: Int { frames.count }
