@@ -27,7 +27,11 @@ enum RandomJSON {
     }
 
     static func rule(_ random: inout SeededGenerator) -> String {
-        let path = random.pick(["$", "$.*", "$[*]", "$.data", "$.a", "$[0]", "$[-1]", "$.*.*", "$.a.x", "$..*", "$..a", "$.*[-1]", "$[*].id", "$.x.*"])
+        let path = random.pick([
+            "$", "$.*", "$[*]", "$.data", "$.a", "$[0]", "$[-1]", "$.*.*", "$.a.x", "$..*", "$..a", "$.*[-1]", "$[*].id", "$.x.*",
+            "$[?@.a]", "$[*][?@ == 1 || @ == '']", "$.*[?@.x == 'x' || @.id > 1].a", "$[*]..[?@ == null]", "$..[?length(@) > 1]",
+            "$[*][?@.a == @.x]", "$[?!@.id]['a','x']",
+        ])
         let key = random.pick(["id", "uid", "a", "x"])
         let flag = random.next(2) == 0
         switch random.next(14) {

@@ -200,6 +200,20 @@ import Testing
         }
     }
 
+    /// A filter that tests the collection (or a member of its envelope) reads every record: the
+    /// rule runs on the whole document (found by the seeded random rule lists).
+    @Test func filtersOnTheChainNeedTheWholeDocument() throws {
+        let rules = try Rules(json: #"[{"op":"wrap","key":"id"},{"op":"keyedToArray","path":"$[?@.a]","idKey":"k"}]"#)
+        #expect(rules.streamingPlan.object == 1 && rules.streamingPlan.array == 1, "\(rules.streamingPlan)")
+        for records in [#"{"a": {"n": 1}, "b": {"n": 2}}"#, #"{"b": {"n": 2}, "c": {"n": 3}}"#] {
+            #expect(Self.compare(rules, Array(records.utf8), context: records))
+        }
+        // After `unwrap`, the collection is the root, which a descendant filter does not test.
+        let deep = try Rules(json: #"[{"op":"unwrap","path":"$.data"},{"op":"remove","path":"$..[?@.x][0]"}]"#)
+        #expect(deep.streamingPlan.object == 2, "\(deep.streamingPlan)")
+        #expect(Self.compare(deep, Array(#"{"data": {"r1": {"x": [1]}, "r2": [2, 3], "x": 4}}"#.utf8), context: "descendant filter"))
+    }
+
     @Test func generatedPayloads() throws {
         let outcomes = Outcomes()
         defer {

@@ -15,17 +15,22 @@ struct PathOnChain {
     let namesRecords: Bool
     /// The path can select records themselves (`$[*]`, `$..*`), not only values inside them.
     let selectsRecords: Bool
+    /// A filter selector of the path tests a member of the envelope or the collection itself
+    /// (`$[?@.a]` when the collection is `$['id']`): what it selects depends on every record.
+    let filtersChain: Bool
 
     init(_ path: JSONPath, chain: [[UInt8]]) {
         let segments = path.segments
         // The positions in `segments` reached at the current depth (an NFA over the chain).
         var states: Set<Int> = [0]
         var selected: [Int] = []
+        var filters = false
         for depth in 0...chain.count {
             if states.contains(segments.count) { selected.append(depth) }
             guard depth < chain.count else { break }
             var next: Set<Int> = []
             for state in states where state < segments.count {
+                if segments[state].selector.hasFilter { filters = true }
                 switch segments[state] {
                 case .child(let selector):
                     if Self.selects(selector, name: chain[depth]) { next.insert(state + 1) }
@@ -64,6 +69,7 @@ struct PathOnChain {
         indexesRecordsFromEnd = fromEnd
         namesRecords = names
         selectsRecords = records
+        filtersChain = filters
     }
 
     /// True when the path can select the collection or one of the objects above it.

@@ -131,6 +131,9 @@ struct RecordPlan: Sendable {
         mutating func along(_ path: JSONPath, _ decide: (inout Step, PathReach) -> Verdict) -> Verdict {
             if path.readsRoot { return .wholeDocument("a filter reads $: what it selects in a record depends on the others") }
             let reach = PathReach(PathOnChain(path, chain: chain), depth: chain.count)
+            if reach.onChain.filtersChain {
+                return .wholeDocument("a filter tests the collection or its envelope: what it selects depends on every record")
+            }
             if kind == .array && reach.onChain.indexesRecords {
                 return .wholeDocument(
                     reach.onChain.indexesRecordsFromEnd ? "negative index into the collection" : "index into the collection")
