@@ -161,7 +161,8 @@ static void value(recipe *r, text *t, unsigned max_depth) {
 static void path(recipe *r, text *t) {
     static const char *segments[] = {".a", ".b", ".id", ".data", ".users", ".*", "[*]", "[0]", "[1]", "[-1]",
                                      "..a", "..*", "..[*]", "..[0]", "..id", "['x_y']", "[\\\"k\\\\\\\"q\\\"]",
-                                     "['\\\\u00e9']", "..['a']", "[ 'b' ]", " .a"};
+                                     "['\\\\u00e9']", "..['a']", "[ 'b' ]", " .a",
+                                     "[?@.a]", "[?@ == 1 || @ == '']", "..[?@.id > 0]", "[?length(@) > 1]", "[?@.a == @.b]"};
     put(t, "\"$");
     unsigned count = pick(r, 5);
     if (pick(r, 64) == 0) count = 40 + amount(r) % 400;
