@@ -1070,6 +1070,56 @@ import Testing
         #expect(counts["rerun", default: 0] == 0, "\(counts)")
     }
 
+    /// Seeded random filter selectors (comparisons, `&&`, `||`, `!`, existence, the five
+    /// functions) at the places a filter can stand in a record (the record, a member, an element,
+    /// below `..`), under every op that takes a path: the record filters (`FilterGate`) give the
+    /// whole tree's bytes or error, and most records never take their tree.
+    @Test func randomFiltersInRecordsAgreeWithTheTree() throws {
+        var random = SeededGenerator(seed: 31_415)
+        func query() -> String { random.pick(["@", "@.k", "@.n", "@.url", "@.x_y", "@.n.x", "@.n.x[0]", "@[0]", "@.firstName"]) }
+        func literal() -> String { random.pick(["1", "7", "'a'", "''", "' '", "true", "null", "1.0", "-0", "12.50", "'u'"]) }
+        func test(_ depth: Int) -> String {
+            switch depth > 1 ? random.next(4) : random.next(8) {
+            case 0: return "\(query()) \(random.pick(["==", "!=", "<", "<=", ">", ">="])) \(literal())"
+            case 1: return query()
+            case 2: return random.pick(["length(@.k) == 1", "count(@.*) > 1", "match(@.k, '[a-z]')", "search(@.url, 'x')", "value(@.n) == 1", "length(@) >= 2"])
+            case 3: return "\(query()) == \(query())"
+            case 4: return "\(test(depth + 1)) && \(test(depth + 1))"
+            case 5: return "\(test(depth + 1)) || \(test(depth + 1))"
+            case 6: return "!(\(test(depth + 1)))"
+            default: return "!\(query())"
+            }
+        }
+        var records = 0
+        var onTree = 0
+        for round in 0..<60 {
+            let filter = "?" + test(0)
+            let path = random.pick([
+                "$[*][\(filter)]", "$[*].items[\(filter)]", "$[*].items[\(filter)].n", "$[?\(test(0))]", "$[*]..[\(filter)]",
+                "$[*].friends[\(filter)]", "$[*].tags[0, \(filter)]", "$[?\(test(0))].profile",
+            ]).replacingOccurrences(of: "\"", with: "\\\"")
+            let rule = random.pick([
+                #"{"op":"remove","path":"\#(path)"}"#, #"{"op":"coerce","path":"\#(path)","to":"string","onFail":"keep"}"#,
+                #"{"op":"default","path":"\#(path)","key":"d","value":[1]}"#, #"{"op":"keep","path":"\#(path)","members":["k","url"]}"#,
+                #"{"op":"hoist","path":"\#(path)","member":"k","onMissing":"keep"}"#, #"{"op":"pluck","path":"\#(path)","member":"k","onMissing":"skip"}"#,
+                #"{"op":"mapValues","path":"\#(path)","cases":[["a","A"],[1,"one"]]}"#, #"{"op":"emptyObjectToNull","path":"\#(path)"}"#,
+                #"{"op":"convertKeys","path":"\#(path)","to":"camelCase","deep":true}"#, #"{"op":"flatten","path":"\#(path)","member":"n","prefix":"n_"}"#,
+                #"{"op":"blankStringToNull","path":"\#(path)"}"#, #"{"op":"remove","path":"\#(path)","matching":"k|x_.*"}"#,
+            ])
+            let spec = #"[{"op":"keyedToArray"},\#(rule)]"#
+            guard let rules = try? Rules(json: spec) else {
+                Issue.record("round \(round): rules refused: \(spec)")
+                continue
+            }
+            let outcomes = Self.compareOnCleanRecords(rules, seed: UInt64(round), context: spec)
+            let counts = outcomes.counts()
+            records += counts["streamed", default: 0]
+            onTree += counts["record trees", default: 0]
+            #expect(counts["rerun", default: 0] == 0, "\(spec): \(counts)")
+        }
+        #expect(records > 100 && onTree < records, "\(records) streamed runs, \(onTree) records on their tree")
+    }
+
     /// Three keyed payloads of `cleanRecord`s from `seed`, compared through every route; the
     /// outcomes counted.
     static func compareOnCleanRecords(_ rules: Rules, seed: UInt64, context: String) -> Outcomes {
