@@ -85,8 +85,8 @@ extension Remove {
         }
     }
 
-    /// On a record's tokens: a selected member (its name and value) or element is not passed on.
-    /// Removing the record itself needs its tree.
+    /// On a record's tokens: a selected member (its name and value) or element is not passed on;
+    /// a selected record is read to its end and dropped whole (`TokenArena.droppedBy`).
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         if let matching {
@@ -97,7 +97,10 @@ extension Remove {
                 }
             }
         }
-        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in Filter(cursor: cursor, next: next) }
+        let rule = context.rule
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
+            Filter(cursor: cursor, rule: rule, arena: arena, next: next)
+        }
     }
 
     /// A record's member the path selects is dropped, name and value; one it selects in is
@@ -128,13 +131,18 @@ extension Remove {
 
     private final class Filter: RecordFilter {
         @exclusivity(unchecked) var cursor: PathCursor
+        /// The rule's 1-based number, which a removed record is dropped by.
+        let rule: Int
+        let arena: TokenArena
         let next: any RecordFilter
         @exclusivity(unchecked) var skipper = ValueSkipper()
         /// The member whose name was dropped: its value goes too.
         @exclusivity(unchecked) var dropsValue = false
 
-        init(cursor: PathCursor, next: any RecordFilter) {
+        init(cursor: PathCursor, rule: Int, arena: TokenArena, next: any RecordFilter) {
             self.cursor = cursor
+            self.rule = rule
+            self.arena = arena
             self.next = next
         }
 
@@ -167,7 +175,11 @@ extension Remove {
                     return true
                 }
             } else if token.startsValue && cursor.selects(states) {
-                guard !atRecord else { return false }
+                if atRecord {
+                    // The record itself: its tokens are still read (as strictly), and go nowhere.
+                    guard rule > 0 else { return false }
+                    arena.droppedBy = rule
+                }
                 cursor.drop(token)
                 skipper.begin(token)
                 return true

@@ -161,6 +161,8 @@ struct RecordToken: @unchecked Sendable {  // its bytes are only read
 struct RecordFilterContext {
     let chain: [[UInt8]]
     let kind: RecordPlan.Kind
+    /// The rule's 1-based number among the rules (0 when not known).
+    var rule = 0
 
     /// Whether `path` selects the collection itself.
     func selectsCollection(_ path: JSONPath) -> Bool {
@@ -348,6 +350,9 @@ final class TokenArena {
     /// The steps of work the filters of the record took beyond reading its text (a filter
     /// selector's evaluations: see `FilterGate`).
     @exclusivity(unchecked) var work = 0
+    /// The 1-based number of the rule whose filter removed the record whole (its tokens read and
+    /// dropped), or 0.
+    @exclusivity(unchecked) var droppedBy = 0
     @exclusivity(unchecked) private var blocks: [UnsafeMutableRawBufferPointer] = []
     @exclusivity(unchecked) private var current = 0
     @exclusivity(unchecked) private var used = 0

@@ -18,10 +18,11 @@ struct RecordFilterPlan: Sendable {
         var step = RecordPlan.Step(chain: chain, kind: kind)
         var makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter] = []
         var needs: [MemberNeeds]? = []
-        for operation in operations[0..<route.streamed] {
+        for (offset, operation) in operations[0..<route.streamed].enumerated() {
             // Asked before the rule moves the collection, so that the chain is not copied for
             // each rule (thousands of `wrap`s make a chain as long).
-            let context = RecordFilterContext(chain: step.chain, kind: step.kind)
+            var context = RecordFilterContext(chain: step.chain, kind: step.kind)
+            context.rule = offset + 1
             let made = operation.recordFilter(context)
             _ = operation.planStep(&step)
             switch made {
@@ -118,6 +119,7 @@ final class RecordFilterChain {
         arena.reset()
         arena.growth = 0
         arena.work = 0
+        arena.droppedBy = 0
         frames.empty()
         names.empty()
         bypass = 0
@@ -127,7 +129,7 @@ final class RecordFilterChain {
         swap(&out, &writer.out)
         defer { swap(&out, &writer.out) }
         writer.begin(depthLeft: depthLeft, outputLimit: outputLimit)
-        guard first.start(key: key), read(&parser, depthLeft: depthLeft), writer.finished else { return false }
+        guard first.start(key: key), read(&parser, depthLeft: depthLeft), writer.finished || arena.droppedBy > 0 else { return false }
         growth = growth.addingClamped(arena.growth)
         work = work.addingClamped(arena.work)
         return true

@@ -169,17 +169,19 @@ final class RecordRunner: @unchecked Sendable {
         }
     }
 
-    /// Reshapes a record on its text (see `RecordFastPath`); false when the tree must decide.
+    /// Reshapes a record on its text (see `RecordFastPath`): kept, or dropped by a rule's filter;
+    /// nil when the tree must decide.
     private func processFast(
         _ slice: RecordSlice, into out: inout ByteBuffer, parser: inout JSONParser, scratch: inout JSONParser.NameScratch
-    ) -> Bool {
-        guard fastPath != nil || filterPlan != nil, fastDepth > 1 else { return false }
+    ) -> Fate? {
+        guard fastPath != nil || filterPlan != nil, fastDepth > 1 else { return nil }
         let mark = out.count
         // `out` is a batch's output: past the output limit, the whole output is past it.
         let outputLimit = limits.maxOutputBytes
         if !lines { out.append(UInt8(ascii: ",")) }
         parser.restart(with: UnsafeRawBufferPointer(rebasing: text[slice.start..<slice.end]))
         let done: Bool
+        var droppedBy = 0
         if let fastPath {
             done = kind == .object
             ? withKey(raw: keyText(of: slice), hasEscapes: slice.keyHasEscapes) {
@@ -200,15 +202,20 @@ final class RecordRunner: @unchecked Sendable {
                 : chain.run(
                     &parser, key: nil, depthLeft: fastDepth, into: &out, outputLimit: outputLimit, growth: &scratch.growth,
                     work: &scratch.work)
+            droppedBy = chain.arena.droppedBy
         } else {
             done = false
         }
+        if done && droppedBy > 0 {
+            out.truncate(to: mark)
+            return .dropped(rule: droppedBy)
+        }
         if done {
             if lines { out.append(UInt8(ascii: "\n")) }
-            return true
+            return .kept
         }
         out.truncate(to: mark)
-        return false
+        return nil
     }
 
     /// The output depth of the records, for indentation.
@@ -237,12 +244,12 @@ final class RecordRunner: @unchecked Sendable {
         _ slice: RecordSlice, into out: inout ByteBuffer, parser: inout JSONParser, scratch: inout JSONParser.NameScratch,
         work: inout Int, growth: inout Int
     ) throws(ReshapeError) -> Fate {
-        if processFast(slice, into: &out, parser: &parser, scratch: &scratch) {
+        if let fate = processFast(slice, into: &out, parser: &parser, scratch: &scratch) {
             // A step per value at most: one per 8 bytes of text, as a bound the tree would pass;
             // and what filter selectors took on the tokens.
             work = work.addingClamped((slice.end - slice.start) / 8 + 1).addingClamped(scratch.work)
             scratch.work = 0
-            return .kept
+            return fate
         }
         scratch.onTree += 1
         let record = try parse(valueText(of: slice))
