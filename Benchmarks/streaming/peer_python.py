@@ -152,6 +152,7 @@ OPS = {
     "EXCLUDE": lambda data: [snake_except_profile(record) for record in keyed(data)],
     "FILTER": lambda data: [{**record, "groups": [group for group in record["groups"] if group.get("role") != "member"]}
                             for record in keyed(data)],
+    "REMOVERECORDS": lambda data: [record for record in keyed(data) if record.get("plan") != "free"],
     "MIXED1": lambda data: {"data": [
         {**record, "createdAt": str(record["createdAt"])}
         for record in (renamed(with_default({"id": key, **{n: m for n, m in value.items() if n != "avatar"}}, "role", "user"),

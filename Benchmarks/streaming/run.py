@@ -178,6 +178,8 @@ OP_WORKLOADS = {
                 "convertKeys $[*] to snake_case, exclude $[*].profile"),
     "FILTER": ([KEYED, {"op": "remove", "path": "$[*].groups[?@.role == 'member']"}],
                "remove $[*].groups[?@.role == 'member'] (a filter selector)"),
+    "REMOVERECORDS": ([KEYED, {"op": "remove", "path": "$[?@.plan == 'free']"}],
+                      "remove $[?@.plan == 'free'] (records, by a filter)"),
     "MIXED1": ([KEYED, {"op": "remove", "path": "$[*].avatar"}, {"op": "default", "path": "$[*]", "key": "role", "value": "user"},
                 {"op": "renameKeys", "path": "$[*]", "map": {"displayName": "name", "lastLogin": "lastSeen"}},
                 {"op": "coerce", "path": "$[*].createdAt", "to": "string"}, {"op": "wrap", "key": "data"}],
