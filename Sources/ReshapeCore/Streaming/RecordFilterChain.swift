@@ -105,8 +105,9 @@ final class RecordFilterChain {
         writer.comparesNames = filters.contains { $0.renamesMembers }
     }
 
-    /// Writes the reshaped record to `out`. False, with bytes possibly written, when the tree
-    /// must decide: the caller drops what was written.
+    /// Writes the reshaped record to `out`, or nothing when a rule removed it whole
+    /// (`arena.droppedBy` says which). False, with bytes possibly written, when the tree must
+    /// decide: the caller drops what was written.
     /// - Parameters:
     ///   - key: the record's member name in an object collection; nil for an element.
     ///   - depthLeft: how deep the record may nest, in the input and in the output.
