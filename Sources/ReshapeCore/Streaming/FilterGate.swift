@@ -75,27 +75,18 @@ final class FilterGate: RecordFilter {
     }
 
     func take(_ token: RecordToken) -> Bool {
-        if holdsRecord {
-            held.append(token)
-            guard holdingEnds(token) else { return true }
-            defer { held.empty() }
-            return startRecord() && replay(held[...])
-        }
-        if !held.isEmpty {
-            held.append(token)
-            guard holdingEnds(token) else { return true }
-            defer { held.empty() }
-            return replay(held[...])
-        }
-        guard cursor.filterStep(to: token) != nil else {
-            _ = cursor.take(token)
-            return next.take(token)
+        if held.isEmpty && !holdsRecord {
+            guard cursor.filterStep(to: token) != nil else {
+                _ = cursor.take(token)
+                return next.take(token)
+            }
+            heldDepth = 0
+            heldValue = false
         }
         held.append(token)
-        heldDepth = 0
-        heldValue = false
         guard holdingEnds(token) else { return true }
         defer { held.empty() }
+        if holdsRecord && !startRecord() { return false }
         return replay(held[...])
     }
 
@@ -115,7 +106,7 @@ final class FilterGate: RecordFilter {
     /// cursors and the filters after the gate.
     private func startRecord() -> Bool {
         holdsRecord = false
-        guard let found = decide(cursor.recordParent, on: held[...], at: held.startIndex) else { return false }
+        guard let found = decide(cursor.parentStates, on: held[...], at: held.startIndex) else { return false }
         verdicts.current = found
         cursor.start(key: key)
         return next.start(key: key)

@@ -468,7 +468,7 @@ struct PathCursor {
     var filtersRecords: Bool { matcher.filters(parent) }
 
     /// The states of the records' parent (the collection).
-    var recordParent: PathMatcher.States { parent }
+    var parentStates: PathMatcher.States { parent }
 
     /// How deep the token about to be taken lies: 0 for the record, 1 for its members...
     var depth: Int { frames.count }
