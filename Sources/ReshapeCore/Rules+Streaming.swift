@@ -89,6 +89,7 @@ extension Rules {
                 if stream.recordsOnTree > 0 { settings.outcome?("record trees") }
                 if stream.containersPassed > 0 { settings.outcome?("containers passed") }
                 if stream.membersPast > 0 { settings.outcome?("members past") }
+                if stream.readAhead > 0 { settings.outcome?("read ahead") }
                 return
             case .streamed(let intermediate?):
                 // The rules that need the whole document run on the streamed rules' result.

@@ -293,6 +293,9 @@ extension KeyedToArray {
 
         func skip(_ token: RecordToken) {}
 
+        /// It adds the id member; every other token goes on as it came.
+        var recordMembersMade: [[UInt8]]? { [Array(idName.bytes)] }
+
         func take(_ token: RecordToken) -> Bool {
             if depth == 0 {
                 guard token.kind == .objectStart else { return false }

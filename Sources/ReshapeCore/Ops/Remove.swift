@@ -105,8 +105,16 @@ extension Remove {
 
     /// A record's member the path selects is dropped, name and value; one it selects in is
     /// seen. With `matching`, in a selected record, a member whose name matches is dropped.
+    /// A path that tests records and selects nothing in them (`$[?@.deleted == true]`) needs
+    /// no member: a selected record is dropped at its first token.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
+        guard let matcher = PathMatcher(path, filters: true) else { return nil }
+        if matching == nil, let parent = context.recordParent(matcher), matcher.filters(parent),
+            matcher.child(parent, index: 0) & ~matcher.selected == 0
+        {
+            return { _ in MemberUse() }
+        }
+        guard let record = context.recordStates(matcher) else { return nil }
         let selectsRecord = record & matcher.selected != 0
         let matching = self.matching
         return { name in

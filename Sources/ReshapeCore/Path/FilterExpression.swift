@@ -19,6 +19,25 @@ indirect enum FilterExpression: Sendable {
         case .function(let call): call.readsRoot
         }
     }
+
+    /// The names of the members of `@` the expression reads, when it reads `@` through them
+    /// alone (`@.plan == 'free' && @['a','b'].c`): it holds for a value exactly when it holds
+    /// for an object of those members only. Nil when it reads `@` itself, its elements or all
+    /// its members (`@`, `@[0]`, `@.*`, `@..x`, `length(@)`).
+    var memberNamesRead: [[UInt8]]? {
+        var names: [[UInt8]] = []
+        return collectNames(into: &names) ? names : nil
+    }
+
+    fileprivate func collectNames(into names: inout [[UInt8]]) -> Bool {
+        switch self {
+        case .or(let items), .and(let items): items.allSatisfy { $0.collectNames(into: &names) }
+        case .not(let inner): inner.collectNames(into: &names)
+        case .comparison(let left, _, let right): left.collectNames(into: &names) && right.collectNames(into: &names)
+        case .exists(let query): query.collectNames(into: &names)
+        case .function(let call): call.collectNames(into: &names)
+        }
+    }
 }
 
 enum ComparisonOperator: Sendable {
@@ -36,6 +55,14 @@ indirect enum FilterOperand: Sendable {
         case .literal: false
         case .query(let query): query.readsRoot
         case .function(let call): call.readsRoot
+        }
+    }
+
+    fileprivate func collectNames(into names: inout [[UInt8]]) -> Bool {
+        switch self {
+        case .literal: true
+        case .query(let query): query.collectNames(into: &names)
+        case .function(let call): call.collectNames(into: &names)
         }
     }
 }
@@ -80,6 +107,25 @@ struct FilterQuery: Sendable {
 
     var isSingular: Bool { JSONPath(text: "", segments: segments).isSingular }
     var readsRoot: Bool { absolute || segments.contains { $0.selector.readsRoot } }
+
+    /// See `FilterExpression.memberNamesRead`: a query from `@` whose first segment picks
+    /// members by name (what comes after reads only inside them).
+    fileprivate func collectNames(into names: inout [[UInt8]]) -> Bool {
+        guard !absolute, let first = segments.first, case .child(let selector) = first else { return false }
+        func add(_ selector: JSONPath.Selector) -> Bool {
+            switch selector {
+            case .name(let name):
+                let bytes = Array(name.text.utf8)
+                if !names.contains(bytes) { names.append(bytes) }
+                return true
+            case .union(let selectors):
+                return selectors.allSatisfy(add)
+            default:
+                return false
+            }
+        }
+        return add(selector)
+    }
 }
 
 /// One of RFC 9535's functions, with its arguments.
@@ -103,6 +149,16 @@ struct FilterFunction: Sendable {
             case .value(let operand): operand.readsRoot
             case .nodes(let query): query.readsRoot
             case .logical(let expression): expression.readsRoot
+            }
+        }
+    }
+
+    fileprivate func collectNames(into names: inout [[UInt8]]) -> Bool {
+        arguments.allSatisfy { argument in
+            switch argument {
+            case .value(let operand): operand.collectNames(into: &names)
+            case .nodes(let query): query.collectNames(into: &names)
+            case .logical(let expression): expression.collectNames(into: &names)
             }
         }
     }

@@ -40,10 +40,18 @@ protocol RecordFilter: AnyObject {
     /// The filter may give a member a name another member of its object has: the writer then
     /// compares the names it writes. Filters that add members make sure of it themselves.
     var renamesMembers: Bool { get }
+
+    /// For a filter after this one that reads ahead in the record's text (see `FilterGate`):
+    /// the names of the record's own members this filter may add, change or remove, when it
+    /// passes on every other token at once, as it took it; nil (the default) when it may change
+    /// anything, or hold tokens back.
+    var recordMembersMade: [[UInt8]]? { get }
 }
 
 extension RecordFilter {
     var renamesMembers: Bool { false }
+
+    var recordMembersMade: [[UInt8]]? { nil }
 
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool { ignores(token) }
 }
@@ -353,6 +361,18 @@ final class TokenArena {
     /// The 1-based number of the rule whose filter removed the record whole (its tokens read and
     /// dropped), or 0.
     @exclusivity(unchecked) var droppedBy = 0
+    /// A filter holds the record whole (see `FilterGate`): every member goes to the filters,
+    /// whatever their `MemberNeeds` say.
+    @exclusivity(unchecked) var holdsRecord = false
+    /// The filters that take the tokens of the record's text as they are, but for some members
+    /// of the record (see `RecordFilter.recordMembersMade`): each with those members' names.
+    @exclusivity(unchecked) var takesText: [(filter: ObjectIdentifier, except: [[UInt8]])] = []
+    /// Objects a filter decided on ahead of their tokens, over every record (for tests: see
+    /// `StreamSettings.outcome`).
+    @exclusivity(unchecked) var readAhead = 0
+    /// The text of the record being read, from its first byte, for a filter that looks ahead in
+    /// it (see `FilterGate`); empty when it is not at hand.
+    @exclusivity(unchecked) var record = UnsafeRawBufferPointer(start: nil, count: 0)
     @exclusivity(unchecked) private var blocks: [UnsafeMutableRawBufferPointer] = []
     @exclusivity(unchecked) private var current = 0
     @exclusivity(unchecked) private var used = 0

@@ -101,6 +101,12 @@ final class RecordFilterChain {
         }
         first = next
         self.filters = filters.reversed()
+        var except: [[UInt8]] = []
+        for filter in self.filters {
+            arena.takesText.append((ObjectIdentifier(filter), except))
+            guard let made = filter.recordMembersMade else { break }
+            except += made
+        }
         // Names the reader found distinct stay so unless a filter renames them.
         writer.comparesNames = filters.contains { $0.renamesMembers }
     }
@@ -121,6 +127,10 @@ final class RecordFilterChain {
         arena.growth = 0
         arena.work = 0
         arena.droppedBy = 0
+        arena.holdsRecord = false
+        let start = parser.region == nil ? min(parser.index, parser.text.count) : parser.text.count
+        arena.record = UnsafeRawBufferPointer(rebasing: parser.text[start...])
+        defer { arena.record = UnsafeRawBufferPointer(start: nil, count: 0) }
         frames.empty()
         names.empty()
         bypass = 0
@@ -145,6 +155,41 @@ final class RecordFilterChain {
             text: text, allowDuplicateKeys: false, errorCode: .invalidJSON, rawDepth: nil, maxDepth: Limits.defaultMaxDepth)
         guard chain.read(&parser, depthLeft: Limits.defaultMaxDepth) else { return nil }
         return collector.tokens
+    }
+
+    /// Reads JSON values into tokens as `tokens(of:keptIn:)` does, one after another, with no
+    /// allocation once warm: for a filter that reads values of a record ahead of its tokens.
+    final class TokenReader {
+        private let collector: Collector
+        private let chain: RecordFilterChain
+        private var parser = JSONParser(
+            text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
+            rawDepth: nil, maxDepth: Limits.defaultMaxDepth)
+
+        /// - Parameter arena: keeps the tokens' bytes (until its `reset`).
+        init(keepingIn arena: TokenArena) {
+            collector = Collector(arena)
+            chain = RecordFilterChain(first: collector)
+        }
+
+        /// Appends the tokens of the one JSON value `text` holds to `tokens`; false (and
+        /// `tokens` as it was) when `text` is not one value or nests deeper than a record may.
+        func read(_ text: UnsafeRawBufferPointer, appendingTo tokens: inout [RecordToken]) -> Bool {
+            swap(&tokens, &collector.tokens)
+            defer { swap(&tokens, &collector.tokens) }
+            let count = collector.tokens.count
+            chain.frames.empty()
+            chain.names.empty()
+            chain.bypass = 0
+            chain.direct = -1
+            chain.dropped = false
+            parser.restart(with: text)
+            guard chain.read(&parser, depthLeft: Limits.defaultMaxDepth) else {
+                collector.tokens.removeSubrange(count...)
+                return false
+            }
+            return true
+        }
     }
 
     private init(first: any RecordFilter) {
@@ -295,6 +340,14 @@ final class RecordFilterChain {
                         if agreed != 0 { containersPassed += 1 }
                     } else {
                         guard emit(token, asked: bypass == 0) else { return false }
+                        if frames.isEmpty && arena.droppedBy > 0 {
+                            // A rule removed the record at its first token: the rest is read as
+                            // strictly, and goes nowhere.
+                            parser.index = open
+                            guard drop(&parser) else { return false }
+                            parser.skipWhitespace()
+                            return parser.index == parser.text.count
+                        }
                         frames.append((isObject, names.count))
                         if isObject { guard readName(&parser) else { return false } }
                         continue
@@ -354,7 +407,7 @@ final class RecordFilterChain {
         for position in first..<names.count where names[position] == hash { return false }
         names.append(hash)
         let token = RecordToken(name: name, hash: hash, plain: !span.hasEscapes)
-        if routesMembers && frames.count == 1 && bypass == 0 {
+        if routesMembers && frames.count == 1 && bypass == 0 && !arena.holdsRecord {
             // A member of the record: past the filters when none needs it with this kind of value.
             let route: MemberRoute
             if let known = knownRoutes.find(token) {

@@ -320,6 +320,7 @@ final class RecordRunner: @unchecked Sendable {
             batch.onTree = scratch.onTree
             batch.containersPassed = scratch.filters?.containersPassed ?? 0
             batch.membersPast = scratch.filters?.membersPast ?? 0
+            batch.readAhead = scratch.filters?.arena.readAhead ?? 0
         }
         var parser = JSONParser(
             text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,

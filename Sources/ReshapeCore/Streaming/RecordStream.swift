@@ -52,6 +52,8 @@ final class RecordStream {
     private(set) var containersPassed = 0
     /// Members of records that went past the filters, to the writer alone (for tests).
     private(set) var membersPast = 0
+    /// Objects a filter decided on ahead of their tokens (for tests).
+    private(set) var readAhead = 0
     private var droppedBy: [Int] = []
     /// The first record, kept apart: the envelope is reshaped with it again at the end.
     private var first: RecordCopy? = nil
@@ -348,6 +350,7 @@ final class RecordStream {
         recordsOnTree += done.onTree
         containersPassed += done.containersPassed
         membersPast += done.membersPast
+        readAhead += done.readAhead
         for drop in done.drops {
             if droppedBy.count < drop.rule { droppedBy += [Int](repeating: 0, count: drop.rule - droppedBy.count) }
             droppedBy[drop.rule - 1] += 1

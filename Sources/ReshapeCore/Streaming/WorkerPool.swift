@@ -24,6 +24,8 @@ class RecordBatch: @unchecked Sendable {
     var containersPassed = 0
     /// Members of records that went past the filters (`RecordFilterChain.membersPast`; for tests).
     var membersPast = 0
+    /// Objects a filter decided on ahead of their tokens (`TokenArena.readAhead`; for tests).
+    var readAhead = 0
     /// Steps of work the records took (see `Limits.maxWork`), summed over the stream.
     var work = 0
     /// What the rules added to the whole tree's output bound (`Document.grow`) for these records,
@@ -63,6 +65,7 @@ class RecordBatch: @unchecked Sendable {
         onTree = 0
         containersPassed = 0
         membersPast = 0
+        readAhead = 0
         work = 0
         growth = 0
         startsStream = false
