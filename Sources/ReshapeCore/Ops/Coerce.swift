@@ -37,84 +37,73 @@ struct Coerce: PathOperation {
     /// Looks at the selected values.
     var rawAccess: RawAccess { .matches(of: path) }
 
+    /// What a selected value becomes, on either route (see `ValueEdit`).
+    static func edit<Values: FilterValues>(_ value: Values.Value, in values: Values, to: Target, onFail: OnFail) -> ValueEdit<Values.Value> {
+        let kind = values.kind(of: value)
+        if case .null = kind { return .keep }
+        if let converted = convert(value, of: kind, in: values, to: to) { return converted }
+        switch onFail {
+        case .error: return .fail("cannot coerce \(values.describedWithValue(value)) to \(to == .integer ? "an" : "a") \(to.rawValue)")
+        case .null: return .null
+        case .keep: return .keep
+        }
+    }
+
+    /// The value converted (`.keep` when it already has the type); nil when it cannot be.
+    private static func convert<Values: FilterValues>(_ value: Values.Value, of kind: FilterValueKind, in values: Values, to: Target)
+        -> ValueEdit<Values.Value>?
+    {
+        switch (to, kind) {
+        case (.number, .number), (.string, .string), (.boolean, .bool):
+            return .keep
+        case (.number, .string):
+            return NumberLiteral.exact(values.stringBytes(of: value)).map { .scalar(.number($0)) }
+        case (.integer, .number):
+            var converted: ValueEdit<Values.Value>? = nil
+            _ = values.withNumberText(of: value) { text in
+                guard let literal = NumberLiteral.exact(text) else { return false }
+                if case .integer = literal.held { converted = .keep } else { converted = literal.integralValue.map { .scalar(.integer($0)) } }
+                return true
+            }
+            return converted
+        case (.integer, .string):
+            return NumberLiteral.exact(values.stringBytes(of: value))?.integralValue.map { .scalar(.integer($0)) }
+        case (.string, .number):
+            // The number as the writer writes it: digits, sign, point and exponent only.
+            var text = ByteBuffer(capacity: 32)
+            _ = values.withNumberText(of: value) { bytes in
+                NumberLiteral.exact(bytes)?.appendCanonical(to: &text)
+                return true
+            }
+            return .scalar(.string(text.withBytes { Array($0) }))
+        case (.string, .bool(let flag)):
+            return .scalar(.string(Array((flag ? "true" : "false").utf8)))
+        case (.boolean, .string):
+            let bytes = values.stringBytes(of: value)
+            if bytes.elementsEqual("true".utf8) { return .scalar(.bool(true)) }
+            if bytes.elementsEqual("false".utf8) { return .scalar(.bool(false)) }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
+        let values = TreeFilterValues(root: nil, document: document)
         // Deepest first: replacing a container that fails (onFail "null") frees what is inside it,
         // so everything inside must have been handled already.
         for match in try selection.editOrder() {
             let node = selection.node(match)
             if node.isNull { continue }
-            if let converted = try convert(node, in: document) {
-                // Text gains its quotes; a number or boolean becoming text is never longer than that.
-                if to == .string { try document.grow(by: 2) }
-                try selection.replace(match, with: converted)
-                continue
-            }
-            switch onFail {
-            case .error:
-                throw ReshapeError(
-                    .ruleFailed, "cannot coerce \(node.describedWithValue) to \(to == .integer ? "an" : "a") \(to.rawValue)",
-                    path: selection.path(of: match))
-            case .null:
-                try selection.replace(match, with: Make.null())
-            case .keep:
-                continue
-            }
-        }
-    }
-
-    /// A new node for the converted value; the node itself (retained) when it already has the
-    /// type; nil when it cannot be converted.
-    private func convert(_ node: Node, in document: Document) throws(ReshapeError) -> Node? {
-        let kind = node.kind
-        // Reading a number out of text, or writing one as text, is linear in its length.
-        if kind == .string { try document.charge(node.stringBytes.count / 16) }
-        if kind == .rawNumber { try document.charge(node.rawText.count / 16) }
-        switch to {
-        case .number:
-            switch kind {
-            case .integer, .real, .rawNumber: return Make.retain(node)
-            case .string:
-                guard let literal = NumberLiteral.exact(node.stringBytes) else { return nil }
-                return try literal.makeNode()
-            default: return nil
-            }
-        case .integer:
-            switch kind {
-            case .integer:
-                return Make.retain(node)
-            case .real:
-                guard let value = Int64(exactly: node.realValue) else { return nil }
-                return try Make.integer(value)
-            case .rawNumber:
-                guard let value = NumberLiteral.exact(node.rawText)?.integralValue else { return nil }
-                return try Make.integer(value)
-            case .string:
-                guard let value = NumberLiteral.exact(node.stringBytes)?.integralValue else { return nil }
-                return try Make.integer(value)
-            default:
-                return nil
-            }
-        case .string:
-            switch kind {
-            case .string: return Make.retain(node)
-            case .integer: return try Make.string(NumberText.text(of: node.integerValue))
-            case .real: return try Make.string(NumberText.text(of: node.realValue))
-            case .rawNumber: return try Make.string(node.rawText)
-            case .bool: return try Make.string(node.isTrue ? "true" : "false")
-            default: return nil
-            }
-        case .boolean:
-            switch kind {
-            case .bool: return Make.retain(node)
-            case .string:
-                let bytes = node.stringBytes
-                if bytes.elementsEqual("true".utf8) { return Make.bool(true) }
-                if bytes.elementsEqual("false".utf8) { return Make.bool(false) }
-                return nil
-            default: return nil
-            }
+            // Reading a number out of text, or writing one as text, is linear in its length.
+            if node.kind == .string { try document.charge(node.stringBytes.count / 16) }
+            if node.kind == .rawNumber { try document.charge(node.rawText.count / 16) }
+            let edit = Self.edit(node, in: values, to: to, onFail: onFail)
+            // Text gains its quotes; a number or boolean becoming text is never longer than that.
+            if to == .string, case .scalar = edit { try document.grow(by: 2) }
+            try edit.apply(at: match, in: selection)
         }
     }
 }
@@ -127,8 +116,9 @@ extension Coerce {
         insideRecords(&step, "coerces the collection or its envelope")
     }
 
-    /// On a record's tokens: each selected value is converted as `convert` converts its node. A
-    /// value that cannot be converted needs the tree with `onFail` "error" (which names it).
+    /// On a record's tokens: each selected value is converted as `edit` says (a container is
+    /// never converted: with `onFail` "null" it is dropped). A value that cannot be converted
+    /// needs the tree with `onFail` "error" (which names it).
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let to = self.to
@@ -145,6 +135,8 @@ extension Coerce {
         let next: any RecordFilter
         let arena: TokenArena
         @exclusivity(unchecked) var skipper = ValueSkipper()
+        /// The selected value, as the one token of a value.
+        @exclusivity(unchecked) var one: [RecordToken] = [.null]
 
         init(cursor: PathCursor, to: Target, onFail: OnFail, next: any RecordFilter, arena: TokenArena) {
             self.cursor = cursor
@@ -171,14 +163,15 @@ extension Coerce {
             }
             let states = cursor.take(token)
             guard token.startsValue, token.kind != .null, cursor.selects(states) else { return next.take(token) }
-            if let converted = convert(token) {
+            one[0] = token
+            let edit = Coerce.edit(0..<1, in: TokenFilterValues(tokens: one[...], arena: nil), to: to, onFail: onFail)
+            switch edit {
+            case .scalar(let scalar):
                 // As the tree counts it: text gains its quotes.
                 if to == .string { arena.growth = arena.growth.addingClamped(2) }
-                return next.take(converted)
-            }
-            switch onFail {
-            case .error:
-                return false
+                return next.take(scalar.token(keptIn: arena))
+            case .keep:
+                return next.take(token)
             case .null:
                 // The tree converts (and counts) what the path selects inside a container before
                 // it drops the container: that needs the tree.
@@ -186,62 +179,8 @@ extension Coerce {
                 cursor.drop(token)
                 skipper.begin(token)
                 return next.take(.null)
-            case .keep:
-                return next.take(token)
-            }
-        }
-
-        /// The token of the converted value, as `Coerce.convert` makes its node; nil when it
-        /// cannot be converted.
-        private func convert(_ token: RecordToken) -> RecordToken? {
-            switch to {
-            case .number:
-                switch token.kind {
-                case .number: return token
-                case .string:
-                    guard let literal = NumberLiteral.exact(token.bytes) else { return nil }
-                    return RecordToken(.number, literal.text, flag: literal.isReal)
-                default: return nil
-                }
-            case .integer:
-                let value: Int64?
-                switch token.kind {
-                case .number:
-                    let literal = token.number
-                    switch literal.held {
-                    case .integer: return token
-                    case .real(let real): value = Int64(exactly: real)
-                    case .text: value = literal.integralValue
-                    }
-                case .string:
-                    value = NumberLiteral.exact(token.bytes)?.integralValue
-                default:
-                    return nil
-                }
-                return value.map { RecordToken(.number, arena.keep(String($0)), flag: false) }
-            case .string:
-                switch token.kind {
-                case .string:
-                    return token
-                case .number:
-                    // The number as the writer writes it: digits, sign, point and exponent only.
-                    var text = ByteBuffer(capacity: token.bytes.count + 8)
-                    token.number.appendCanonical(to: &text)
-                    return RecordToken(.string, text.withBytes { arena.keep($0) }, flag: true)
-                case .bool:
-                    return RecordToken(.string, arena.keep(token.flag ? "true" : "false"), flag: true)
-                default:
-                    return nil
-                }
-            case .boolean:
-                switch token.kind {
-                case .bool: return token
-                case .string:
-                    if token.bytes.elementsEqual("true".utf8) { return RecordToken(.bool, flag: true) }
-                    if token.bytes.elementsEqual("false".utf8) { return RecordToken(.bool, flag: false) }
-                    return nil
-                default: return nil
-                }
+            default:
+                return false  // The tree names the value it cannot convert.
             }
         }
     }

@@ -20,31 +20,35 @@ struct Hoist: PathOperation {
     /// Looks at the selected values and takes their member out.
     var rawAccess: RawAccess { .matches(of: path) }
 
+    /// What a selected value becomes, on either route (see `ValueEdit`).
+    static func edit<Values: FilterValues>(_ value: Values.Value, in values: Values, member: TokenName, onMissing: OnMissing)
+        throws(ReshapeError) -> ValueEdit<Values.Value>
+    {
+        switch values.kind(of: value) {
+        case .null: return .keep
+        case .object: break
+        default: return .fail("expected an object, found \(values.described(value))")
+        }
+        if let found = try member.bytes.withUnsafeBytesTyped({ (name) throws(ReshapeError) in try values.member(name, hash: member.hash, of: value) }) {
+            return .value(found)
+        }
+        switch onMissing {
+        case .error: return .fail("no member \(quoted(String(decoding: member.bytes, as: UTF8.self))) to hoist")
+        case .null: return .null
+        case .keep: return .keep
+        }
+    }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
+        let values = TreeFilterValues(root: nil, document: document)
+        let member = TokenName(self.member)
         // Deepest first: an object inside the member is hoisted before the member is taken out.
         for match in try selection.editOrder() {
             let node = selection.node(match)
-            if node.isNull { continue }
-            guard node.isObject else {
-                throw ReshapeError(.ruleFailed, "expected an object, found \(node.kind.described)", path: selection.path(of: match))
-            }
-            try document.charge(1)
-            let value = try member.withUTF8Bytes { (bytes) throws(ReshapeError) in node.storedMember(bytes) }
-            if let value {
-                // Retained before the object that holds it is released in its place.
-                try selection.replace(match, with: Make.retain(value))
-                continue
-            }
-            switch onMissing {
-            case .error:
-                throw ReshapeError(.ruleFailed, "no member \(quoted(member)) to hoist", path: selection.path(of: match))
-            case .null:
-                try selection.replace(match, with: Make.null())
-            case .keep:
-                continue
-            }
+            if node.isObject { try document.charge(1) }
+            try Self.edit(node, in: values, member: member, onMissing: onMissing).apply(at: match, in: selection)
         }
     }
 }
@@ -59,22 +63,14 @@ extension Hoist {
     }
 
     /// On a record's tokens: a selected object is held until its end (the member may come after
-    /// the others), then its member's value is passed on instead.
+    /// the others), then passed on as `edit` says.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let member = TokenName(self.member)
         let onMissing = self.onMissing
-        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
-            ValueHolding(cursor: cursor, next: next) { tokens in
-                let first = tokens[tokens.startIndex]
-                if first.kind == .null { return tokens }
-                guard first.kind == .objectStart else { return nil }
-                if let value = member.value(in: tokens) { return tokens[value] }
-                switch onMissing {
-                case .error: return nil
-                case .null: return ValueHolding.null
-                case .keep: return tokens
-                }
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
+            ValueHolding(cursor: cursor, next: next, arena: arena) { (tokens, values) throws(ReshapeError) in
+                try Self.edit(tokens.startIndex..<tokens.endIndex, in: values, member: member, onMissing: onMissing)
             }
         }
     }

@@ -6,11 +6,24 @@
 struct MapValues: PathOperation {
     static let name = "mapValues"
     let path: JSONPath
-    /// The canonical key (see `ValueKey`) of each case's `from`, its text, and its `to`, in order.
-    let cases: [(from: [UInt8], fromText: [UInt8], to: CanonicalJSON)]
+    /// Each case, in order.
+    let cases: [Case]
     let onOther: OnOther
     /// Some `from` is an object or an array: containers must be compared too.
     let mapsContainers: Bool
+
+    struct Case: Sendable {
+        /// The canonical key of `from` (see `ValueKey`), which a container is compared by.
+        let key: [UInt8]
+        /// `from` when it is a scalar: the kind and bytes a scalar is compared with.
+        let scalar: Scalar?
+        let to: CanonicalJSON
+    }
+
+    /// A scalar `from`: a string's bytes, a number's text (compared by exact value).
+    enum Scalar: Sendable {
+        case null, bool(Bool), string([UInt8]), number([UInt8])
+    }
 
     enum OnOther: String, CaseIterable {
         case keep, null, error
@@ -18,7 +31,7 @@ struct MapValues: PathOperation {
 
     init(_ params: inout RuleParams) throws(ReshapeError) {
         path = try params.path("path")
-        var cases: [(from: [UInt8], fromText: [UInt8], to: CanonicalJSON)] = []
+        var cases: [Case] = []
         var mapsContainers = false
         for (from, to) in try params.valuePairs("cases") {
             let node = try from.makeNode()
@@ -26,56 +39,81 @@ struct MapValues: PathOperation {
             mapsContainers = mapsContainers || node.isObject || node.isArray
             var key: [UInt8] = []
             try ValueKey.append(node, to: &key, charging: nil)
-            cases.append((key, from.text, to))
+            let scalar: Scalar?
+            switch node.kind {
+            case .null: scalar = .null
+            case .bool: scalar = .bool(node.isTrue)
+            case .string: scalar = .string(Array(node.stringBytes))
+            case .integer: scalar = .number(Array(String(node.integerValue).utf8))
+            case .real: scalar = .number(Array(NumberText.text(of: node.realValue).utf8))
+            case .rawNumber: scalar = .number(Array(node.rawText))
+            default: scalar = nil
+            }
+            cases.append(Case(key: key, scalar: scalar, to: to))
         }
         self.cases = cases
         self.mapsContainers = mapsContainers
         onOther = try params.choice("onOther", default: .keep)
     }
 
-    /// The first of `cases` (position, its `from` as one token) whose scalar equals `token`.
-    private static func match(_ token: RecordToken, among cases: [(Int, RecordToken)]) -> Int? {
-        for (position, from) in cases where from.kind == token.kind {
-            switch token.kind {
-            case .null: return position
-            case .bool where from.flag == token.flag: return position
-            case .string where from.bytes.elementsEqual(token.bytes): return position
-            case .number where NumberLiteral.compareExactly(from.bytes, token.bytes) == 0: return position
-            default: continue
-            }
-        }
-        return nil
-    }
-
     /// Looks at the selected values, and inside them when a case is a container.
     var rawAccess: RawAccess { .anyDepth }
+
+    /// What a selected value becomes, on either route (see `ValueEdit`): `.made(n)` for case
+    /// `n`'s `to`.
+    static func edit<Values: FilterValues>(
+        _ value: Values.Value, in values: Values, cases: [Case], onOther: OnOther, mapsContainers: Bool
+    ) throws(ReshapeError) -> ValueEdit<Values.Value> {
+        var found: Int? = nil
+        switch values.kind(of: value) {
+        case .object, .array:
+            if mapsContainers {
+                var key: [UInt8] = []
+                try values.appendKey(of: value, to: &key)
+                found = cases.firstIndex { $0.key == key }
+            }
+        case .null:
+            found = cases.firstIndex { if case .null = $0.scalar { true } else { false } }
+        case .bool(let flag):
+            found = cases.firstIndex { if case .bool(flag) = $0.scalar { true } else { false } }
+        case .string:
+            let bytes = values.stringBytes(of: value)
+            found = cases.firstIndex { if case .string(let from) = $0.scalar { from.elementsEqual(bytes) } else { false } }
+        case .number:
+            found = cases.firstIndex { item in
+                guard case .number(let from) = item.scalar else { return false }
+                return values.withNumberText(of: value) { text in
+                    from.withUnsafeBytes { NumberLiteral.compareExactly($0, text) == 0 }
+                }
+            }
+        }
+        if let found { return .made(found) }
+        switch onOther {
+        case .keep: return .keep
+        case .null: return .null
+        case .error: return .fail("no case for \(values.describedWithValue(value))")
+        }
+    }
 
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
-        var key: [UInt8] = []
+        let values = TreeFilterValues(root: nil, document: document)
         // Deepest first: a container is compared once what the rule maps inside it is mapped.
         for match in try selection.editOrder() {
             let node = selection.node(match)
-            var found: CanonicalJSON? = nil
-            if mapsContainers || !(node.isObject || node.isArray) {
-                key.removeAll(keepingCapacity: true)
-                try ValueKey.append(node, to: &key, charging: document)
-                found = cases.first(where: { $0.from == key })?.to
+            // A scalar's comparison counts as its key's (see `ValueKey`); a container's, its key.
+            if node.kind == .string {
+                try document.charge(1 + node.stringBytes.count / 16)
+            } else if !(node.isObject || node.isArray) {
+                try document.charge(1)
             }
-            if let found {
-                try document.charge(found.values)
-                try document.grow(values: found.values, bytes: found.text.count)
-                try selection.replace(match, with: try found.makeNode())
-                continue
-            }
-            switch onOther {
-            case .keep:
-                continue
-            case .null:
-                try selection.replace(match, with: Make.null())
-            case .error:
-                throw ReshapeError(.ruleFailed, "no case for \(node.describedWithValue)", path: selection.path(of: match))
+            let edit = try Self.edit(node, in: values, cases: cases, onOther: onOther, mapsContainers: mapsContainers)
+            try edit.apply(at: match, in: selection) { (index) throws(ReshapeError) in
+                let to = cases[index].to
+                try document.charge(to.values)
+                try document.grow(values: to.values, bytes: to.text.count)
+                return try to.makeNode()
             }
         }
     }
@@ -89,11 +127,9 @@ extension MapValues {
         insideRecords(&step, "maps the collection or its envelope")
     }
 
-    /// On a record's tokens, when no case is a container: a selected scalar equal to a case's
-    /// `from` (strings by their bytes, numbers by exact value, as `ValueKey` compares them for the
-    /// tree) is passed on as that case's `to`; a selected
-    /// container is held, and passed on as it is (`onOther: "keep"`) or as `null`. A value no case
-    /// matches with `onOther: "error"` takes the record's tree, which names it.
+    /// On a record's tokens, when no case is a container: each selected value is held until it
+    /// ends and passed on as `edit` says. A value no case matches with `onOther: "error"` takes
+    /// the record's tree, which names it.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard !mapsContainers, let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else {
             return .needsTree
@@ -104,29 +140,18 @@ extension MapValues {
             // The `to` values' tokens, made once per thread, their bytes kept by the filter.
             let kept = TokenArena()
             var targets: [[RecordToken]] = []
-            // Each case's `from`, one scalar token, with its case's position.
-            var scalarCases: [(Int, RecordToken)] = []
-            for (position, item) in cases.enumerated() {
-                guard let tokens = item.to.text.withUnsafeBytes({ RecordFilterChain.tokens(of: $0, keptIn: kept) }),
-                    let from = item.fromText.withUnsafeBytes({ RecordFilterChain.tokens(of: $0, keptIn: kept) })
-                else { return GivingUp() }
+            for item in cases {
+                guard let tokens = item.to.text.withUnsafeBytes({ RecordFilterChain.tokens(of: $0, keptIn: kept) }) else { return GivingUp() }
                 targets.append(tokens)
-                if from.count == 1 { scalarCases.append((position, from[0])) }
             }
-            return ValueHolding(cursor: cursor, next: next) { tokens in
+            let made = { (index: Int) -> ArraySlice<RecordToken> in
                 _ = kept  // The targets' bytes live as long as the filter.
-                let first = tokens[tokens.startIndex]
-                if !first.opens, let found = Self.match(first, among: scalarCases) {
-                    let target = targets[found]
-                    arena.growth = arena.growth.addingClamped(
-                        max(cases[found].to.text.count, cases[found].to.values.multipliedClamped(by: Tree.minimumValueBytes)))
-                    return target[...]
-                }
-                switch onOther {
-                case .keep: return tokens
-                case .null: return ValueHolding.null
-                case .error: return nil
-                }
+                let to = cases[index].to
+                arena.growth = arena.growth.addingClamped(max(to.text.count, to.values.multipliedClamped(by: Tree.minimumValueBytes)))
+                return targets[index][...]
+            }
+            return ValueHolding(cursor: cursor, next: next, arena: arena, made: made) { (tokens, values) throws(ReshapeError) in
+                try Self.edit(tokens.startIndex..<tokens.endIndex, in: values, cases: cases, onOther: onOther, mapsContainers: false)
             }
         }
     }

@@ -21,47 +21,56 @@ struct Pluck: PathOperation {
     /// Looks into the elements of the selected arrays.
     var rawAccess: RawAccess { path.fixedDepth.map { .below($0 + 2) } ?? .anyDepth }
 
+    /// What a selected value becomes, on either route (see `ValueEdit`).
+    static func edit<Values: FilterValues>(_ value: Values.Value, in values: Values, member: TokenName, onMissing: OnMissing)
+        throws(ReshapeError) -> ValueEdit<Values.Value>
+    {
+        switch values.kind(of: value) {
+        case .null: return .keep
+        case .array: break
+        default: return .fail("expected an array, found \(values.described(value))")
+        }
+        var plucked: [Values.Value?] = []
+        var index = 0
+        var failure: ValueEdit<Values.Value>? = nil
+        try values.forEachElement(of: value) { (element) throws(ReshapeError) in
+            defer { index += 1 }
+            switch values.kind(of: element) {
+            case .object:
+                let found = try member.bytes.withUnsafeBytesTyped { (name) throws(ReshapeError) in
+                    try values.member(name, hash: member.hash, of: element)
+                }
+                if let found {
+                    plucked.append(found)
+                    return true
+                }
+            case .null:
+                break
+            default:
+                failure = .fail("expected an object, found \(values.described(element))", index: index)
+                return false
+            }
+            switch onMissing {
+            case .error: failure = .fail("no member \(quoted(String(decoding: member.bytes, as: UTF8.self))) to pluck", index: index)
+            case .skip: break
+            case .null: plucked.append(nil)
+            }
+            return failure == nil
+        }
+        if let failure { return failure }
+        return .array(plucked)
+    }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
+        let values = TreeFilterValues(root: nil, document: document)
+        let member = TokenName(self.member)
         // Deepest first: an array inside an element is plucked before the element is taken apart.
         for match in try selection.editOrder() {
-            let array = selection.node(match)
-            if array.isNull { continue }
-            guard array.isArray else {
-                throw ReshapeError(.ruleFailed, "expected an array, found \(array.kind.described)", path: selection.path(of: match))
-            }
-            let count = array.arrayCount
-            try document.charge(count.addingClamped(1))
-            let plucked = try Make.array()
-            do throws(ReshapeError) {
-                for index in 0..<count {
-                    guard let element = try array.element(index) else { continue }
-                    var value: Node? = nil
-                    if element.isObject {
-                        value = try member.withUTF8Bytes { (bytes) throws(ReshapeError) in element.storedMember(bytes) }
-                    } else if !element.isNull {
-                        throw ReshapeError(
-                            .ruleFailed, "expected an object, found \(element.kind.described)", path: selection.path(of: match, .index(index)))
-                    }
-                    if let value {
-                        try Make.append(plucked, Make.retain(value))
-                        continue
-                    }
-                    switch onMissing {
-                    case .error:
-                        throw ReshapeError(.ruleFailed, "no member \(quoted(member)) to pluck", path: selection.path(of: match, .index(index)))
-                    case .skip:
-                        continue
-                    case .null:
-                        try Make.append(plucked, Make.null())
-                    }
-                }
-            } catch {
-                Make.release(plucked)
-                throw error
-            }
-            try selection.replace(match, with: plucked)
+            let node = selection.node(match)
+            if node.isArray { try document.charge(node.arrayCount.addingClamped(1)) }
+            try Self.edit(node, in: values, member: member, onMissing: onMissing).apply(at: match, in: selection)
         }
     }
 }
@@ -75,37 +84,15 @@ extension Pluck {
         insideRecords(&step, "replaces the collection or its envelope")
     }
 
-    /// On a record's tokens: a selected array is held until its end, then the array of its
-    /// elements' members is passed on instead.
+    /// On a record's tokens: a selected array is held until its end, then passed on as `edit`
+    /// says.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let member = TokenName(self.member)
         let onMissing = self.onMissing
-        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
-            // The plucked array's tokens, the thread's buffer reused from value to value.
-            let made = TokenBuffer()
-            return ValueHolding(cursor: cursor, next: next) { tokens in
-                let first = tokens[tokens.startIndex]
-                if first.kind == .null { return tokens }
-                guard first.kind == .arrayStart else { return nil }
-                made.tokens.removeAll(keepingCapacity: true)
-                made.tokens.append(.arrayStart)
-                for element in ValueHolding.elements(of: tokens) {
-                    let start = tokens[element.lowerBound]
-                    guard start.kind == .objectStart || start.kind == .null else { return nil }
-                    let value = start.kind == .objectStart ? member.value(in: tokens[element]) : nil
-                    if let value {
-                        made.tokens += tokens[value]
-                        continue
-                    }
-                    switch onMissing {
-                    case .error: return nil
-                    case .skip: continue
-                    case .null: made.tokens.append(.null)
-                    }
-                }
-                made.tokens.append(.arrayEnd)
-                return made.tokens[...]
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
+            ValueHolding(cursor: cursor, next: next, arena: arena) { (tokens, values) throws(ReshapeError) in
+                try Self.edit(tokens.startIndex..<tokens.endIndex, in: values, member: member, onMissing: onMissing)
             }
         }
     }

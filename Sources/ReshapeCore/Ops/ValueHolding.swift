@@ -1,13 +1,17 @@
 /// The record filter of ops that replace each selected value by something made from the whole of
-/// it (`hoist`, `pluck`, `flatten`, `mapValues`): the tokens of a selected value are held until the
-/// value ends, then `transform` gives the tokens that take its place (a slice of the held ones,
-/// or of its own), or nil when the record must
-/// take its tree (which names the error). A selected value inside a held one is replaced first,
-/// when it ends, as the tree edits deepest first.
+/// it (`hoist`, `pluck`, `mapValues`): the tokens of a selected value are held until the value
+/// ends, then the op's `ValueEdit` of it (decided as on the tree, on the held tokens seen through
+/// `TokenFilterValues`) gives the tokens that take its place; an edit that fails (or a look at
+/// the value that gives up) makes the record take its tree, which names the error. A selected
+/// value inside a held one is replaced first, when it ends, as the tree edits deepest first.
 final class ValueHolding: RecordFilter {
+    typealias Edit = (_ tokens: ArraySlice<RecordToken>, _ values: TokenFilterValues) throws(ReshapeError) -> ValueEdit<Range<Int>>
     @exclusivity(unchecked) var cursor: PathCursor
     let next: any RecordFilter
-    let transform: (ArraySlice<RecordToken>) -> ArraySlice<RecordToken>?
+    let edit: Edit
+    /// The tokens of the op's own value number `index` (see `ValueEdit.made`).
+    let made: (_ index: Int) -> ArraySlice<RecordToken>
+    let arena: TokenArena
     let renames: Bool
     /// The selected values open, innermost last: the tokens of each so far, and how deep in it the
     /// next token lies.
@@ -16,17 +20,51 @@ final class ValueHolding: RecordFilter {
     @exclusivity(unchecked) private var spare: [[RecordToken]] = []
     /// A selected scalar, as the one token of a value.
     @exclusivity(unchecked) private var scalar: [RecordToken] = [.null]
+    /// The tokens of a value made anew (`ValueEdit.array`, `.scalar`).
+    @exclusivity(unchecked) private var making: [RecordToken] = []
 
     /// - Parameter renames: the tokens made may hold names the object had not (the writer
     ///   compares them).
     init(
-        cursor: PathCursor, renames: Bool = false, next: any RecordFilter,
-        transform: @escaping (ArraySlice<RecordToken>) -> ArraySlice<RecordToken>?
+        cursor: PathCursor, renames: Bool = false, next: any RecordFilter, arena: TokenArena,
+        made: @escaping (_ index: Int) -> ArraySlice<RecordToken> = { _ in ValueHolding.null }, edit: @escaping Edit
     ) {
         self.cursor = cursor
         self.renames = renames
         self.next = next
-        self.transform = transform
+        self.arena = arena
+        self.made = made
+        self.edit = edit
+    }
+
+    /// The tokens that take the place of the held value `tokens`, as the op's edit says; nil when
+    /// the record must take its tree.
+    private func transform(_ tokens: ArraySlice<RecordToken>) -> ArraySlice<RecordToken>? {
+        guard let edit = try? edit(tokens, TokenFilterValues(tokens: tokens, arena: nil)) else { return nil }
+        switch edit {
+        case .keep:
+            return tokens
+        case .null:
+            return Self.null
+        case .value(let range):
+            return tokens[range]
+        case .array(let elements):
+            making.removeAll(keepingCapacity: true)
+            making.append(.arrayStart)
+            for element in elements {
+                if let element { making += tokens[element] } else { making.append(.null) }
+            }
+            making.append(.arrayEnd)
+            return making[...]
+        case .scalar(let scalar):
+            making.removeAll(keepingCapacity: true)
+            making.append(scalar.token(keptIn: arena))
+            return making[...]
+        case .made(let index):
+            return made(index)
+        case .fail:
+            return nil
+        }
     }
 
     var renamesMembers: Bool { renames }
@@ -146,9 +184,19 @@ final class ValueHolding: RecordFilter {
     }
 }
 
-/// Tokens an op makes, in a buffer one thread's filter reuses from value to value.
-final class TokenBuffer {
-    @exclusivity(unchecked) var tokens: [RecordToken] = []
+extension MadeScalar {
+    /// The token of the scalar, its bytes kept in `arena` (or, for a number read out of a
+    /// string, in the string's).
+    func token(keptIn arena: TokenArena) -> RecordToken {
+        switch self {
+        case .number(let literal): return RecordToken(.number, literal.text, flag: literal.isReal)
+        case .integer(let value): return RecordToken(.number, arena.keep(String(value)), flag: false)
+        case .string(let bytes):
+            let kept = bytes.withUnsafeBytes { arena.keep($0) }
+            return RecordToken(.string, kept, flag: JSONText.isPlain(kept))
+        case .bool(let flag): return RecordToken(.bool, flag: flag)
+        }
+    }
 }
 
 /// A member name an op looks for among a record's tokens: its bytes and `RecordNames.hash`.
@@ -164,12 +212,5 @@ struct TokenName: Sendable {
     /// Whether `token` is a name token for this name.
     func names(_ token: RecordToken) -> Bool {
         ValueHolding.isName(token, bytes, hash: hash)
-    }
-
-    /// The range of this member's value in the held object `object` (it starts with `{`), if it
-    /// has the member.
-    func value(in object: ArraySlice<RecordToken>) -> Range<Int>? {
-        for member in ValueHolding.members(of: object) where names(object[member.name]) { return member.value }
-        return nil
     }
 }

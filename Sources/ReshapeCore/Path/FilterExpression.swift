@@ -229,6 +229,8 @@ protocol FilterValues {
     func element(_ index: Int, of value: Value) throws(ReshapeError) -> Value?
     /// A container's children, in order.
     func children(of value: Value) throws(ReshapeError) -> [Value]
+    /// Calls `body` with each element of an array, in order, while it returns true.
+    func forEachElement(of value: Value, _ body: (Value) throws(ReshapeError) -> Bool) throws(ReshapeError)
     /// Appends the container's `ValueKey` (for `==` between containers).
     func appendKey(of value: Value, to key: inout [UInt8]) throws(ReshapeError)
 }
@@ -568,6 +570,13 @@ struct TreeFilterValues: FilterValues {
     func member(_ name: KeyBytes, hash: UInt64, of value: Node) throws(ReshapeError) -> Node? { try value.member(name) }
 
     func element(_ index: Int, of value: Node) throws(ReshapeError) -> Node? { try value.element(index) }
+
+    func forEachElement(of node: Node, _ body: (Node) throws(ReshapeError) -> Bool) throws(ReshapeError) {
+        for index in 0..<node.arrayCount {
+            guard let element = try node.element(index) else { continue }
+            guard try body(element) else { return }
+        }
+    }
 
     func children(of node: Node) throws(ReshapeError) -> [Node] {
         var children: [Node] = []

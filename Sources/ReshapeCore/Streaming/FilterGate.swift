@@ -340,14 +340,16 @@ enum RecordPeek {
 /// member name the object repeats, containers compared, a query from the root.
 struct TokenFilterValues: FilterValues {
     let tokens: ArraySlice<RecordToken>
-    /// Counts the steps (`TokenArena.work`), at most `FilterGate.budget` in a record.
-    let arena: TokenArena
+    /// Counts the steps (`TokenArena.work`), at most `FilterGate.budget` in a record; nil for
+    /// an op's look at a value it holds (`ValueEdit`), whose cost its text already counts.
+    let arena: TokenArena?
 
     var root: Range<Int>? { nil }
 
     private static var givesUp: ReshapeError { ReshapeError(.internal, "the record's tree decides this filter") }
 
     func charge(_ steps: Int) throws(ReshapeError) {
+        guard let arena else { return }
         arena.work = arena.work.addingClamped(max(steps, 0))
         if arena.work > FilterGate.budget { throw Self.givesUp }
     }
@@ -401,6 +403,13 @@ struct TokenFilterValues: FilterValues {
             seen += 1
         }
         return nil
+    }
+
+    func forEachElement(of value: Range<Int>, _ body: (Range<Int>) throws(ReshapeError) -> Bool) throws(ReshapeError) {
+        try charge(value.count)
+        for element in ValueHolding.elements(of: tokens[value]) {
+            guard try body(element) else { return }
+        }
     }
 
     func children(of value: Range<Int>) throws(ReshapeError) -> [Range<Int>] {
