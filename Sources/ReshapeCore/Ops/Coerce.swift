@@ -41,7 +41,9 @@ struct Coerce: PathOperation {
     static func edit<Values: FilterValues>(_ value: Values.Value, in values: Values, to: Target, onFail: OnFail) -> ValueEdit<Values.Value> {
         let kind = values.kind(of: value)
         if case .null = kind { return .keep }
-        if let converted = convert(value, of: kind, in: values, to: to) { return converted }
+        var converted = true
+        let edit = convert(value, of: kind, in: values, to: to, converted: &converted)
+        if converted { return edit }
         switch onFail {
         case .error: return .fail("cannot coerce \(values.describedWithValue(value)) to \(to == .integer ? "an" : "a") \(to.rawValue)")
         case .null: return .null
@@ -49,25 +51,29 @@ struct Coerce: PathOperation {
         }
     }
 
-    /// The value converted (`.keep` when it already has the type); nil when it cannot be.
-    private static func convert<Values: FilterValues>(_ value: Values.Value, of kind: FilterValueKind, in values: Values, to: Target)
-        -> ValueEdit<Values.Value>?
-    {
+    /// The value converted (`.keep` when it already has the type); `converted` false when it
+    /// cannot be. (Not an optional edit: with one, valgrind reported a branch on uninitialised
+    /// bytes for every `.scalar(.string)` edit.)
+    private static func convert<Values: FilterValues>(
+        _ value: Values.Value, of kind: FilterValueKind, in values: Values, to: Target, converted: inout Bool
+    ) -> ValueEdit<Values.Value> {
         switch (to, kind) {
         case (.number, .number), (.string, .string), (.boolean, .bool):
             return .keep
         case (.number, .string):
-            return NumberLiteral.exact(values.stringBytes(of: value)).map { .scalar(.number($0)) }
+            if let literal = NumberLiteral.exact(values.stringBytes(of: value)) { return .scalar(.number(literal)) }
         case (.integer, .number):
-            var converted: ValueEdit<Values.Value>? = nil
-            _ = values.withNumberText(of: value) { text in
+            var edit: ValueEdit<Values.Value> = .keep
+            let read = values.withNumberText(of: value) { text in
                 guard let literal = NumberLiteral.exact(text) else { return false }
-                if case .integer = literal.held { converted = .keep } else { converted = literal.integralValue.map { .scalar(.integer($0)) } }
+                if case .integer = literal.held { return true }
+                guard let integral = literal.integralValue else { return false }
+                edit = .scalar(.integer(integral))
                 return true
             }
-            return converted
+            if read { return edit }
         case (.integer, .string):
-            return NumberLiteral.exact(values.stringBytes(of: value))?.integralValue.map { .scalar(.integer($0)) }
+            if let integral = NumberLiteral.exact(values.stringBytes(of: value))?.integralValue { return .scalar(.integer(integral)) }
         case (.string, .number):
             // The number as the writer writes it: digits, sign, point and exponent only.
             var text = ByteBuffer(capacity: 32)
@@ -82,10 +88,11 @@ struct Coerce: PathOperation {
             let bytes = values.stringBytes(of: value)
             if bytes.elementsEqual("true".utf8) { return .scalar(.bool(true)) }
             if bytes.elementsEqual("false".utf8) { return .scalar(.bool(false)) }
-            return nil
         default:
-            return nil
+            break
         }
+        converted = false
+        return .keep
     }
 
     func apply(to document: Document) throws(ReshapeError) {

@@ -40,8 +40,13 @@ final class ValueHolding: RecordFilter {
     /// The tokens that take the place of the held value `tokens`, as the op's edit says; nil when
     /// the record must take its tree.
     private func transform(_ tokens: ArraySlice<RecordToken>) -> ArraySlice<RecordToken>? {
-        guard let edit = try? edit(tokens, TokenFilterValues(tokens: tokens, arena: nil)) else { return nil }
-        switch edit {
+        let made: ValueEdit<Range<Int>>
+        do {
+            made = try edit(tokens, TokenFilterValues(tokens: tokens, arena: nil))
+        } catch {
+            return nil
+        }
+        switch made {
         case .keep:
             return tokens
         case .null:
@@ -61,7 +66,7 @@ final class ValueHolding: RecordFilter {
             making.append(scalar.token(keptIn: arena))
             return making[...]
         case .made(let index):
-            return made(index)
+            return self.made(index)
         case .fail:
             return nil
         }
