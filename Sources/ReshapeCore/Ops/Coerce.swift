@@ -75,13 +75,21 @@ struct Coerce: PathOperation {
         case (.integer, .string):
             if let integral = NumberLiteral.exact(values.stringBytes(of: value))?.integralValue { return .scalar(.integer(integral)) }
         case (.string, .number):
-            // The number as the writer writes it: digits, sign, point and exponent only.
-            var text = ByteBuffer(capacity: 32)
-            _ = values.withNumberText(of: value) { bytes in
-                NumberLiteral.exact(bytes)?.appendCanonical(to: &text)
+            // The number as the writer writes it: digits, sign, point and exponent only (an
+            // integer as it is read).
+            var bytes: [UInt8] = []
+            _ = values.withNumberText(of: value) { text in
+                guard let literal = NumberLiteral.exact(text) else { return false }
+                if literal.isReal {
+                    var canonical = ByteBuffer(capacity: 32)
+                    literal.appendCanonical(to: &canonical)
+                    bytes = canonical.withBytes { Array($0) }
+                } else {
+                    bytes = Array(text)
+                }
                 return true
             }
-            return .scalar(.string(text.withBytes { Array($0) }))
+            return .scalar(.string(bytes))
         case (.string, .bool(let flag)):
             return .scalar(.string(Array((flag ? "true" : "false").utf8)))
         case (.boolean, .string):

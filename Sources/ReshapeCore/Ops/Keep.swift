@@ -4,18 +4,21 @@
 struct Keep: PathOperation {
     static let name = "keep"
     let path: JSONPath
-    let members: [[UInt8]]
+    /// The listed names, each with its `RecordNames.hash`.
+    let members: [(hash: UInt64, bytes: [UInt8])]
 
     init(_ params: inout RuleParams) throws(ReshapeError) {
         path = try params.path("path", default: "$")
-        members = try params.nameList("members")
+        members = try params.nameList("members").map { name in (name.withUnsafeBytes { RecordNames.hash($0) }, name) }
     }
 
     /// Looks at the selected values; their members are only removed.
     var rawAccess: RawAccess { .matches(of: path) }
 
-    func isKept(_ name: UnsafeRawBufferPointer) -> Bool {
-        members.contains { $0.elementsEqual(name) }
+    /// Whether the member named `name` (whose `RecordNames.hash` is `hash`) stays: the one
+    /// decision the op makes, on the tree and on a record's tokens.
+    static func keeps(_ name: UnsafeRawBufferPointer, hash: UInt64, listed: [(hash: UInt64, bytes: [UInt8])]) -> Bool {
+        listed.contains { $0.hash == hash && $0.bytes.elementsEqual(name) }
     }
 
     func apply(to document: Document) throws(ReshapeError) {
@@ -33,7 +36,7 @@ struct Keep: PathOperation {
             try document.charge(object.objectCount.multipliedClamped(by: max(1, members.count)))
             dropped.removeAll(keepingCapacity: true)
             object.forEachStoredMember { name, _ in
-                if !isKept(name) { dropped.append(Array(name)) }
+                if !Self.keeps(name, hash: RecordNames.hash(name), listed: members) { dropped.append(Array(name)) }
             }
             for name in dropped {
                 try document.charge(2)
@@ -57,11 +60,10 @@ extension Keep {
     /// and its value). A selected value that is not an object needs the tree (which names it).
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
-        let members = self.members.map { name in (hash: name.withUnsafeBytes { RecordNames.hash($0) }, bytes: name) }
+        let members = self.members
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
             MemberDropping(cursor: cursor, nonObjectsNeedTheTree: true, next: next) { token in
-                let hash = token.hash
-                return !members.contains { $0.hash == hash && $0.bytes.elementsEqual(token.bytes) }
+                !Keep.keeps(token.bytes, hash: token.hash, listed: members)
             }
         }
     }
@@ -74,7 +76,7 @@ extension Keep {
         let listed = members
         return { name in
             var use = MemberUse()
-            if selectsRecord && !listed.contains(where: { $0.elementsEqual(name.bytes) }) {
+            if selectsRecord && !Keep.keeps(name.bytes, hash: name.hash, listed: listed) {
                 use.drops = true
             } else if matcher.child(record, name: name.bytes, hash: name.hash) != 0 {
                 use.tokens = .all
