@@ -16,6 +16,7 @@ struct BlankStringToNull: PathOperation {
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
+        let values = TreeFilterValues(root: nil, document: document)
         // Replacing a value in place moves nothing else, so any order is safe.
         for match in selection.matches {
             let node = selection.node(match)
@@ -24,9 +25,14 @@ struct BlankStringToNull: PathOperation {
             // With `trim`, a string is read whole: ASCII bytes by bytes (a step per 16), others
             // through Unicode properties (a step per byte).
             if trim { try document.charge(bytes.allSatisfy { $0 < 0x80 } ? bytes.count / 16 : bytes.count) }
-            guard Self.isBlank(bytes, trim: trim) else { continue }
-            try selection.replace(match, with: Make.null())
+            try Self.edit(node, in: values, trim: trim).apply(at: match, in: selection)
         }
+    }
+
+    /// What a selected value becomes, on either route (see `ValueEdit`).
+    static func edit<Values: FilterValues>(_ value: Values.Value, in values: Values, trim: Bool) -> ValueEdit<Values.Value> {
+        guard case .string = values.kind(of: value), isBlank(values.stringBytes(of: value), trim: trim) else { return .keep }
+        return .null
     }
 
     /// `""`, or with `trim` a string of only white space. Shared with the streaming fast path.
@@ -110,12 +116,17 @@ extension BlankStringToNull {
 
         func skip(_ token: RecordToken) { cursor.skip() }
 
+        /// A selected string, as the one token of a value.
+        @exclusivity(unchecked) var one: [RecordToken] = [.null]
+
         func take(_ token: RecordToken) -> Bool {
             let states = cursor.take(token)
-            if token.kind == .string && cursor.selects(states) && BlankStringToNull.isBlank(token.bytes, trim: trim) {
-                return next.take(.null)
+            guard token.kind == .string && cursor.selects(states) else { return next.take(token) }
+            one[0] = token
+            guard case .null = BlankStringToNull.edit(0..<1, in: TokenFilterValues(tokens: one[...], arena: nil), trim: trim) else {
+                return next.take(token)
             }
-            return next.take(token)
+            return next.take(.null)
         }
     }
 }

@@ -12,13 +12,21 @@ extension EmptyContainerToNull {
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
-        let objects = Self.container == .object
+        let values = TreeFilterValues(root: nil, document: document)
         // Replacing a value in place moves nothing else, so any order is safe.
         for match in selection.matches {
-            let node = selection.node(match)
-            if objects ? node.isObject && node.objectCount == 0 : node.isArray && node.arrayCount == 0 {
-                try selection.replace(match, with: Make.null())
-            }
+            try Self.edit(selection.node(match), in: values).apply(at: match, in: selection)
+        }
+    }
+
+    /// What a selected value becomes, on either route (see `ValueEdit`): an empty container of
+    /// the op's kind, `null`.
+    static func edit<Values: FilterValues>(_ value: Values.Value, in values: Values) -> ValueEdit<Values.Value> {
+        switch values.kind(of: value) {
+        case .object where container == .object, .array where container == .array:
+            return (try? values.count(of: value)) == 0 ? .null : .keep
+        default:
+            return .keep
         }
     }
 
@@ -35,7 +43,9 @@ extension EmptyContainerToNull {
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let opener: RecordToken = Self.container == .object ? .objectStart : .arrayStart
-        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in EmptyToNullFilter(cursor: cursor, opener: opener, next: next) }
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
+            EmptyToNullFilter(cursor: cursor, opener: opener, next: next) { Self.edit($0, in: $1) }
+        }
     }
 
     /// A record's members whose values are containers, when the path selects them or selects in
@@ -55,19 +65,29 @@ extension EmptyContainerToNull {
     }
 }
 
+/// On a record's tokens: a selected opener is held; followed at once by its closer, the empty
+/// container is what the op's `edit` decides on (`null`); otherwise it is not empty, and stays.
 private final class EmptyToNullFilter: RecordFilter {
     @exclusivity(unchecked) var cursor: PathCursor
     let opener: RecordToken
     let closer: RecordToken.Kind
     let next: any RecordFilter
+    let edit: (Range<Int>, TokenFilterValues) -> ValueEdit<Range<Int>>
     /// A selected opener was taken and not passed on yet.
     @exclusivity(unchecked) var held = false
+    /// The empty container's two tokens.
+    private let empty: [RecordToken]
 
-    init(cursor: PathCursor, opener: RecordToken, next: any RecordFilter) {
+    init(
+        cursor: PathCursor, opener: RecordToken, next: any RecordFilter,
+        edit: @escaping (Range<Int>, TokenFilterValues) -> ValueEdit<Range<Int>>
+    ) {
         self.cursor = cursor
         self.opener = opener
         closer = opener.kind == .objectStart ? .objectEnd : .arrayEnd
         self.next = next
+        self.edit = edit
+        empty = [opener, opener.kind == .objectStart ? .objectEnd : .arrayEnd]
     }
 
     func start(key: UnsafeRawBufferPointer?) -> Bool {
@@ -96,6 +116,9 @@ private final class EmptyToNullFilter: RecordFilter {
             held = false
             if token.kind == closer {
                 _ = cursor.take(token)
+                guard case .null = edit(0..<2, TokenFilterValues(tokens: empty[...], arena: nil)) else {
+                    return next.take(opener) && next.take(token)
+                }
                 return next.take(.null)
             }
             guard next.take(opener) else { return false }

@@ -565,7 +565,15 @@ struct TreeFilterValues: FilterValues {
         return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 
-    func count(of value: Node) throws(ReshapeError) -> Int { value.isObject ? value.objectCount : value.arrayCount }
+    func count(of value: Node) throws(ReshapeError) -> Int {
+        guard !value.kind.isRawContainer else {
+            // Held as its text: counted on a tree of it, made for that.
+            let tree = try RawValue.tree(of: value)
+            defer { Make.release(tree) }
+            return tree.isObject ? tree.objectCount : tree.arrayCount
+        }
+        return value.isObject ? value.objectCount : value.arrayCount
+    }
 
     func member(_ name: KeyBytes, hash: UInt64, of value: Node) throws(ReshapeError) -> Node? { try value.member(name) }
 
