@@ -253,6 +253,9 @@ import Testing
             // Objects inside records are held (smaller than a record: holding costs less than the scan).
             (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].x[?@.plan == 'free']"}]"#, false),
             (#"[{"op":"keyedToArray","idKey":"plan"},{"op":"remove","path":"$[?@.plan == 'free']"}]"#, false),
+            // More names than the scan looks for (each member it passes is compared with each).
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[?@.plan == 'free' || "# + (0..<16).map { "@.n\($0) == 1" }.joined(separator: " || ")
+                + #"]"}]"#, false),
             // Rules before the filter change what it reads: it reads their tokens, not the text.
             (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$..*","map":{"plan":"tier","n":"plan"}},{"op":"remove","path":"$[?@.tier == 'free' || @.plan > 3]"}]"#, false),
             (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*]","key":"plan","value":"free"},{"op":"remove","path":"$[?@.plan == 'free']"}]"#, false),

@@ -203,18 +203,3 @@ extension Array where Element == UInt8 {
         return try result.get()
     }
 }
-
-extension UnsafeMutablePointer where Pointee == json_t {
-    /// A scalar with its value, shortened and escaped as messages quote values (`the string
-    /// "12.5"`, `the number 3`, `true`); a container by its kind (`an object`).
-    var describedWithValue: String {
-        switch kind {
-        case .string: return "the string \(quoted(String(jsonBytes: stringBytes), limit: 40))"
-        case .integer: return "the number \(integerValue)"
-        case .real: return "the number \(NumberText.text(of: realValue))"
-        case .rawNumber: return "the number \(String(jsonBytes: rawText))"
-        case .bool: return isTrue ? "true" : "false"
-        default: return kind.described
-        }
-    }
-}

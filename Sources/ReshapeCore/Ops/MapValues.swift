@@ -80,11 +80,13 @@ struct MapValues: PathOperation {
             let bytes = values.stringBytes(of: value)
             found = cases.firstIndex { if case .string(let from) = $0.scalar { from.elementsEqual(bytes) } else { false } }
         case .number:
-            found = cases.firstIndex { item in
-                guard case .number(let from) = item.scalar else { return false }
-                return values.withNumberText(of: value) { text in
-                    from.withUnsafeBytes { NumberLiteral.compareExactly($0, text) == 0 }
+            // The number's text once (a tree's number is written out for it), compared with each.
+            _ = values.withNumberText(of: value) { text in
+                found = cases.firstIndex { item in
+                    guard case .number(let from) = item.scalar else { return false }
+                    return from.withUnsafeBytes { NumberLiteral.compareExactly($0, text) == 0 }
                 }
+                return true
             }
         }
         if let found { return .made(found) }

@@ -32,7 +32,7 @@ struct Pluck: PathOperation {
         }
         var plucked: [Values.Value?] = []
         var index = 0
-        var failure: ValueEdit<Values.Value>? = nil
+        var failure: (message: String, index: Int)? = nil
         try values.forEachElement(of: value) { (element) throws(ReshapeError) in
             defer { index += 1 }
             switch values.kind(of: element) {
@@ -47,17 +47,17 @@ struct Pluck: PathOperation {
             case .null:
                 break
             default:
-                failure = .fail("expected an object, found \(values.described(element))", index: index)
+                failure = ("expected an object, found \(values.described(element))", index)
                 return false
             }
             switch onMissing {
-            case .error: failure = .fail("no member \(quoted(String(decoding: member.bytes, as: UTF8.self))) to pluck", index: index)
+            case .error: failure = ("no member \(quoted(String(decoding: member.bytes, as: UTF8.self))) to pluck", index)
             case .skip: break
             case .null: plucked.append(nil)
             }
             return failure == nil
         }
-        if let failure { return failure }
+        if let failure { return .fail(failure.message, index: failure.index) }
         return .array(plucked)
     }
 

@@ -23,10 +23,10 @@ indirect enum FilterExpression: Sendable {
     /// The names of the members of `@` the expression reads, when it reads `@` through them
     /// alone (`@.plan == 'free' && @['a','b'].c`): it holds for a value exactly when it holds
     /// for an object of those members only. Nil when it reads `@` itself, its elements or all
-    /// its members (`@`, `@[0]`, `@.*`, `@..x`, `length(@)`).
-    var memberNamesRead: [[UInt8]]? {
+    /// its members (`@`, `@[0]`, `@.*`, `@..x`, `length(@)`), or more than `limit` names.
+    func memberNamesRead(limit: Int) -> [[UInt8]]? {
         var names: [[UInt8]] = []
-        return collectNames(into: &names) ? names : nil
+        return collectNames(into: &names) && names.count <= limit ? names : nil
     }
 
     fileprivate func collectNames(into names: inout [[UInt8]]) -> Bool {
@@ -115,6 +115,8 @@ struct FilterQuery: Sendable {
         func add(_ selector: JSONPath.Selector) -> Bool {
             switch selector {
             case .name(let name):
+                // Past a few names the caller gives up: no need to look through more of them.
+                guard names.count <= RecordPeek.maxNames else { return false }
                 let bytes = Array(name.text.utf8)
                 if !names.contains(bytes) { names.append(bytes) }
                 return true

@@ -66,10 +66,10 @@ final class FilterGate: RecordFilter {
         namesRead = filters.map { expressions in
             var names: [[UInt8]] = []
             for expression in expressions {
-                guard let read = expression.memberNamesRead else { return nil }
+                guard let read = expression.memberNamesRead(limit: RecordPeek.maxNames) else { return nil }
                 for name in read where !names.contains(name) { names.append(name) }
             }
-            return names
+            return names.count <= RecordPeek.maxNames ? names : nil
         }
         reader = RecordFilterChain.TokenReader(keepingIn: arena)
     }
@@ -226,6 +226,11 @@ final class FilterGate: RecordFilter {
 /// (strings to their closing quote, containers to their closing bracket) without reading them.
 /// The text is read strictly afterwards; the scan only has to stop within it.
 enum RecordPeek {
+    /// At most this many names are looked for: each member the scan passes is compared with
+    /// each of them, work the scan does not count (a filter reading more holds the record, and
+    /// its evaluation counts its steps).
+    static let maxNames = 16
+
     /// The members named `names` (an index into it, and their value's range in `text`) of the
     /// object `text` starts with, in the text's order, and how many bytes were scanned to find
     /// them; nil when `text` does not start with an object, a name has an escape (it could
