@@ -464,25 +464,10 @@ struct FilterEvaluator<Values: FilterValues> {
 
     // MARK: Comparisons (RFC 9535 section 2.3.5.2.2)
 
-    /// What a value is, for comparing.
-    private enum Compared {
-        case nothing
-        case number(UnsafeRawBufferPointer)
-        case string(UnsafeRawBufferPointer)
-        case bool(Bool)
-        case null
-        case container
-    }
-
-    private func compared(_ value: Value, _ body: (Compared) -> Bool) -> Bool {
+    private func compared(_ value: Value, _ body: (FilterScalar) -> Bool) -> Bool {
         switch value {
         case .nothing: return body(.nothing)
-        case .literal(.number(let text)): return text.withUnsafeBytes { body(.number($0)) }
-        case .literal(.string(let text)):
-            var text = text
-            return text.withUTF8 { body(.string(UnsafeRawBufferPointer($0))) }
-        case .literal(.bool(let flag)): return body(.bool(flag))
-        case .literal(.null): return body(.null)
+        case .literal(let literal): return literal.withScalar(body)
         case .node(let node):
             switch values.kind(of: node) {
             case .string: return body(.string(values.stringBytes(of: node)))
@@ -509,30 +494,127 @@ struct FilterEvaluator<Values: FilterValues> {
             try values.appendKey(of: y, to: &right)
             return left == right
         }
-        return compared(a) { left in
-            compared(b) { right in
-                switch (left, right) {
-                case (.nothing, .nothing): return true
-                case (.number(let x), .number(let y)): return NumberLiteral.compareExactly(x, y) == 0
-                case (.string(let x), .string(let y)): return x.sameBytes(as: y)
-                case (.bool(let x), .bool(let y)): return x == y
-                case (.null, .null): return true
-                default: return false
-                }
-            }
-        }
+        return compared(a) { left in compared(b) { right in FilterScalar.equal(left, right) } }
     }
 
     func less(_ a: Value, _ b: Value) -> Bool {
-        compared(a) { left in
-            compared(b) { right in
-                switch (left, right) {
-                case (.number(let x), .number(let y)): return NumberLiteral.compareExactly(x, y) < 0
-                // UTF-8 orders as the Unicode scalar values it encodes.
-                case (.string(let x), .string(let y)): return x.lexicographicallyPrecedes(y)
-                default: return false
+        compared(a) { left in compared(b) { right in FilterScalar.less(left, right) } }
+    }
+}
+
+/// A value as a comparison sees it (RFC 9535 section 2.3.5.2.2) when one side is not a container
+/// or both are scalars: what `FilterEvaluator` compares, and what a `MemberComparison` decides on.
+enum FilterScalar {
+    case nothing
+    case number(UnsafeRawBufferPointer)
+    case string(UnsafeRawBufferPointer)
+    case bool(Bool)
+    case null
+    /// An object or an array: equal to no scalar, ordered with nothing.
+    case container
+
+    static func equal(_ left: FilterScalar, _ right: FilterScalar) -> Bool {
+        switch (left, right) {
+        case (.nothing, .nothing): return true
+        case (.number(let x), .number(let y)): return NumberLiteral.compareExactly(x, y) == 0
+        case (.string(let x), .string(let y)): return x.sameBytes(as: y)
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.null, .null): return true
+        default: return false
+        }
+    }
+
+    static func less(_ left: FilterScalar, _ right: FilterScalar) -> Bool {
+        switch (left, right) {
+        case (.number(let x), .number(let y)): return NumberLiteral.compareExactly(x, y) < 0
+        // UTF-8 orders as the Unicode scalar values it encodes.
+        case (.string(let x), .string(let y)): return x.lexicographicallyPrecedes(y)
+        default: return false
+        }
+    }
+
+    /// `left op right`, where at most one side is a container.
+    static func holds(_ left: FilterScalar, _ op: ComparisonOperator, _ right: FilterScalar) -> Bool {
+        switch op {
+        case .equal: equal(left, right)
+        case .notEqual: !equal(left, right)
+        case .less: less(left, right)
+        case .lessOrEqual: less(left, right) || equal(left, right)
+        case .greater: less(right, left)
+        case .greaterOrEqual: less(right, left) || equal(left, right)
+        }
+    }
+}
+
+extension FilterLiteral {
+    /// Calls `body` with the literal as a comparison sees it.
+    func withScalar<Result>(_ body: (FilterScalar) -> Result) -> Result {
+        switch self {
+        case .number(let text): return text.withUnsafeBytes { body(.number($0)) }
+        case .string(let text):
+            var text = text
+            return text.withUTF8 { body(.string(UnsafeRawBufferPointer($0))) }
+        case .bool(let flag): return body(.bool(flag))
+        case .null: return body(.null)
+        }
+    }
+}
+
+/// The commonest filter, a member of the tested value compared with a literal (`@.role ==
+/// 'member'`, `3 < @.count`): decided on that member alone, with no evaluator, by a reader
+/// that finds the member itself (`FilterGate` on a record's text). The same comparison as
+/// `FilterEvaluator`'s (`FilterScalar`), a container member comparing as RFC 9535 says against a
+/// literal (equal to none).
+struct MemberComparison {
+    let name: [UInt8]
+    let op: ComparisonOperator
+    /// The literal: its kind, and its bytes for a string or a number.
+    private let literal: FilterScalarKind
+    private let bytes: [UInt8]
+    /// The literal is on the left (`3 < @.count`).
+    private let literalFirst: Bool
+
+    private enum FilterScalarKind {
+        case number, string, bool(Bool), null
+    }
+
+    /// `expression` as a member comparison, when it is one.
+    init?(_ expression: FilterExpression) {
+        guard case .comparison(let left, let op, let right) = expression else { return nil }
+        func member(_ operand: FilterOperand) -> [UInt8]? {
+            guard case .query(let query) = operand, !query.absolute, let steps = query.steps, steps.count == 1,
+                let name = steps[0].name
+            else { return nil }
+            return Array(name)
+        }
+        let literal: FilterLiteral
+        if let name = member(left), case .literal(let found) = right {
+            (self.name, literal, literalFirst) = (name, found, false)
+        } else if let name = member(right), case .literal(let found) = left {
+            (self.name, literal, literalFirst) = (name, found, true)
+        } else {
+            return nil
+        }
+        self.op = op
+        switch literal {
+        case .number(let text): (self.literal, bytes) = (.number, text)
+        case .string(let text): (self.literal, bytes) = (.string, Array(text.utf8))
+        case .bool(let flag): (self.literal, bytes) = (.bool(flag), [])
+        case .null: (self.literal, bytes) = (.null, [])
+        }
+    }
+
+    /// Whether the comparison holds when the member is `value` (`.nothing`: missing).
+    func holds(_ value: FilterScalar) -> Bool {
+        bytes.withUnsafeBytes { bytes in
+            let literal: FilterScalar =
+                switch self.literal {
+                case .number: .number(bytes)
+                case .string: .string(bytes)
+                case .bool(let flag): .bool(flag)
+                case .null: .null
                 }
-            }
+            return literalFirst ? FilterScalar.holds(literal, op, value) : FilterScalar.holds(value, op, literal)
         }
     }
 }

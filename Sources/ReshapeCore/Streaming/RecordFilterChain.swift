@@ -217,7 +217,8 @@ final class RecordFilterChain {
         func skip(_ token: RecordToken) {}
 
         func take(_ token: RecordToken) -> Bool {
-            let bytes = token.bytes.isEmpty ? token.bytes : arena.keep(token.bytes)
+            // A bracket's bytes are its place in the text, not kept.
+            let bytes = token.bytes.isEmpty || token.opens ? UnsafeRawBufferPointer(start: nil, count: 0) : arena.keep(token.bytes)
             tokens.append(
                 token.kind == .name
                     ? RecordToken(name: bytes, hash: token.hash, plain: token.flag) : RecordToken(token.kind, bytes, flag: token.flag))
@@ -305,7 +306,8 @@ final class RecordFilterChain {
                     parser.index += 1
                     parser.skipWhitespace()
                     guard parser.index < parser.text.count else { return false }
-                    let token: RecordToken = isObject ? .objectStart : .arrayStart
+                    // Its bytes are its bracket in the text: where a filter may read it ahead (`FilterGate`).
+                    let token = RecordToken(isObject ? .objectStart : .arrayStart, UnsafeRawBufferPointer(rebasing: parser.text[open..<open + 1]))
                     if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
                         parser.index += 1
                         if direct >= 0 && (isObject ? passes[direct].fast.nullEmptyObjects : passes[direct].fast.nullEmptyArrays) {
