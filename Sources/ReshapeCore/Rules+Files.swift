@@ -86,8 +86,9 @@ extension Rules {
         _ = settings.progress?(read, read)  // The end: too late to cancel.
     }
 
-    /// Files up to this size are read again to trace a failure to the input (``ReshapeError/source``),
-    /// and pipes up to this size keep their text for it while the whole tree is built.
+    /// Input up to this size is traced by following every value (`SourceTracer`), larger input
+    /// by where its values start (`PositionTracer`); pipes up to this size keep their text for it
+    /// while the whole tree is built.
     static let traceFileLimit = 64 << 20
 
     /// The source of a rule's failure on input that `region` still holds whole (a pipe's text kept
@@ -98,25 +99,26 @@ extension Rules {
         return sourceOfFailure(error, in: region.text, options: options)
     }
 
-    /// The source of a rule's failure on the regular file `descriptor` (read again from its start,
-    /// up to `traceFileLimit` bytes), or nil.
+    /// The source of a rule's failure on the regular file `descriptor` (read again from its start),
+    /// or nil.
     @inline(never)
     private func sourceOfFailure(_ error: ReshapeError, inFile descriptor: Int32, options: ApplyOptions) -> ValueSource? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= Self.traceFileLimit else {
-            return nil
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0,
+            status.st_size <= Int.max / 2
+        else { return nil }
+        // The whole tree the rules failed on took several times the file; the file is read whole
+        // once more (malloc's failure is nil, not a trap).
+        guard let space = malloc(Int(status.st_size)) else { return nil }
+        defer { free(space) }
+        let bytes = UnsafeMutableRawBufferPointer(start: space, count: Int(status.st_size))
         var done = 0
         while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { space -> Int in
-                guard let base = space.baseAddress else { return -1 }
-                return pread(descriptor, base + done, space.count - done, off_t(done))
-            }
+            let count = pread(descriptor, space + done, bytes.count - done, off_t(done))
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return nil }
             done += count
         }
-        return bytes.withUnsafeBytes { sourceOfFailure(error, in: $0, options: options) }
+        return sourceOfFailure(error, in: UnsafeRawBufferPointer(bytes), options: options)
     }
 }

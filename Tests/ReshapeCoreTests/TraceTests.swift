@@ -1,6 +1,6 @@
 import FixtureSupport
 import Foundation
-import ReshapeCore
+@testable import ReshapeCore
 import Testing
 
 /// `Rules.source(of:in:)`: every value of the output traced back to the input, checked against a
@@ -243,6 +243,56 @@ import Testing
             traced += 1
         }
         #expect(traced >= 34)
+    }
+
+    /// A document too large to follow every value (over `Rules.traceFileLimit`) is traced by where
+    /// its values start (`PositionTracer`): for each failure of every failing fixture and of
+    /// seeded random documents and rule lists, the same place as following every value when the
+    /// value is the input's (without the renamings on the way), and no source when a rule made it.
+    @Test func largeDocumentsAreTracedByWhereTheirValuesStart() throws {
+        var inputs: [(rules: Rules, input: [UInt8], options: ApplyOptions, name: String)] = []
+        for fixture in Fixture.all where fixture.error?.code == "rule_failed" && fixture.extraFlags & 0x4 == 0 {
+            guard let rules = try? Rules(json: fixture.rules) else { continue }
+            inputs.append((rules, fixture.input, ApplyOptions(rawValue: fixture.flags), fixture.name))
+        }
+        var random = SeededGenerator(seed: 97_531)
+        for round in 0..<3000 {
+            let text = RandomJSON.value(&random, depth: 0)
+            let spec = "[" + (0..<(1 + random.next(4))).map { _ in
+                random.next(3) == 0 ? Self.extraRule(&random) : RandomJSON.rule(&random)
+            }.joined(separator: ",") + "]"
+            guard let rules = try? Rules(json: spec) else { continue }
+            inputs.append((rules, Array(text.utf8), [], "round \(round): rules \(spec)\ninput \(text)"))
+        }
+        // Values renamed on the way, then failing.
+        let renaming = try Rules(json: #"[{"op":"renameKeys","map":{"a":"x","x":"a","id":"uid"},"deep":true},{"op":"coerce","path":"$..x","to":"boolean"}]"#)
+        for round in 0..<300 {
+            let text = RandomJSON.value(&random, depth: 0)
+            inputs.append((renaming, Array(text.utf8), [], "renaming round \(round): input \(text)"))
+        }
+        var counts: [String: Int] = [:]
+        for (rules, input, options, name) in inputs {
+            var failure: ReshapeError?
+            do {
+                _ = try rules.apply(to: input, options: options)
+            } catch {
+                failure = error
+            }
+            guard var error = failure, error.code == .ruleFailed, let followed = error.source else { continue }
+            error.source = nil
+            let found = input.withUnsafeBytes { rules.sourceOfFailure(error, in: $0, options: options, wholeTraceLimit: 0) }
+            if followed.origin == .input {
+                var expected = followed
+                expected.renames = []
+                #expect(found == expected, "\(name): \(String(describing: found)), following every value: \(followed)")
+                counts[followed.renames.isEmpty ? "input" : "renamed", default: 0] += 1
+            } else {
+                #expect(found == nil, "\(name): \(String(describing: found)), following every value: \(followed)")
+                counts["made", default: 0] += 1
+            }
+        }
+        // Both answers, and a renamed value, met often enough that none went untried.
+        #expect(counts["input", default: 0] > 100 && counts["made", default: 0] > 20 && counts["renamed", default: 0] > 10, "\(counts)")
     }
 
     @Test func firebaseExample() throws {

@@ -57,6 +57,9 @@ struct JSONParser: ~Copyable {
     var tokenStart = 0
     /// The failure to read more of `region`, reported in place of the syntax error it leads to.
     private(set) var readError: ReshapeError? = nil
+    /// Told where each value starts, with its node (for `PositionTracer`); with it, each `null`,
+    /// `true` and `false` is a node of its own.
+    var positions: NodePositions? = nil
 
     struct Frame {
         let container: Node
@@ -275,16 +278,17 @@ struct JSONParser: ~Copyable {
                 value = try parseNumber()
             case UInt8(ascii: "t"):
                 try expectLiteral("true")
-                value = Make.bool(true)
+                value = positions?.ownNode(like: Make.bool(true)) ?? Make.bool(true)
             case UInt8(ascii: "f"):
                 try expectLiteral("false")
-                value = Make.bool(false)
+                value = positions?.ownNode(like: Make.bool(false)) ?? Make.bool(false)
             case UInt8(ascii: "n"):
                 try expectLiteral("null")
-                value = Make.null()
+                value = positions?.ownNode(like: Make.null()) ?? Make.null()
             default:
                 throw failure(at: index, "expected a value, found \(describeByte(at: index))")
             }
+            positions?.record(value, at: start)
             try link(value, startingAt: start, root: &root)
             if opensContainer, let scan = collection, isCollection(scan) {
                 // The records are handed over one by one instead (see `CollectionScan`).

@@ -347,7 +347,7 @@ final class SourceTracer {
         return Self.text(of: inputSteps(of: source))
     }
 
-    private static func text(of steps: [Step]) -> String {
+    static func text(of steps: [TraceStep]) -> String {
         var path = NormalizedPath()
         for step in steps {
             switch step {

@@ -151,10 +151,15 @@ extension Rules {
     }
 
     /// The source of the value a rule failed on, for an error of these rules on `input`: nil for
-    /// other errors, or when the trace cannot be made within the limits.
+    /// other errors, or when the trace cannot be made within the limits. Input over
+    /// `wholeTraceLimit` bytes is traced by `PositionTracer` (the input's values only, without
+    /// their renamings), which takes far less memory than following every value.
     @inline(never)
-    func sourceOfFailure(_ error: ReshapeError, in input: UnsafeRawBufferPointer, options: ApplyOptions) -> ValueSource? {
+    func sourceOfFailure(
+        _ error: ReshapeError, in input: UnsafeRawBufferPointer, options: ApplyOptions, wholeTraceLimit: Int = Rules.traceFileLimit
+    ) -> ValueSource? {
         guard error.code == .ruleFailed, error.rule > 0, !error.path.isEmpty, !options.contains(.inputLines) else { return nil }
+        if input.count > wholeTraceLimit { return PositionTracer.source(of: error, rules: self, input: input, options: options) }
         return TraceThread.run { () -> ValueSource? in
             guard let tracer = try? SourceTracer(rules: self, input: input, options: options),
                 (try? tracer.run(rules: error.rule - 1)) != nil

@@ -21,7 +21,7 @@ class ReshapeError(ValueError):
         message: the whole one-line description, as ``str(error)`` shows it.
         source: for a rule's failure, where the failing value was in the input before the rules
             before it moved or renamed it (a `reshape.Source`, without its renames), or None when
-            not known (a document over 64 MiB reshaped whole from a pipe or a file).
+            not known (a document over 64 MiB reshaped whole from a pipe).
     """
 
     code: str = "internal"
