@@ -162,11 +162,10 @@ typedef struct reshape_error {
     char source_path[352];          /* RESHAPE_RULE_FAILED: the RFC 9535 normalized path in the
                                        input of the value the rule failed on, before the rules
                                        before it moved or renamed it, cut as `path` is; "" when
-                                       not known (a document over 64 MiB reshaped whole from a pipe,
-                                       from a pipe rules after a stream that need its whole result,
-                                       tracing past the work limit: see reshape_trace()) or when a
-                                       rule made the value; a stream traces its failing record
-                                       itself, JSON Lines the failing line */
+                                       not known (tracing past the work limit: see reshape_trace())
+                                       or when a rule made the value in a document over 64 MiB; a
+                                       stream traces its failing record itself, JSON Lines the
+                                       failing line */
     size_t source_line, source_column, source_position; /* where that value starts in the input:
                                        as line, column and position; 0 when not known */
     int source_origin;              /* a RESHAPE_SOURCE_* when the source is known, else 0 */

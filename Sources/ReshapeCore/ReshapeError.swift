@@ -70,11 +70,10 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
     /// before the failing one moved or renamed it (see ``ValueSource``), with its line, column
     /// and byte position; ``description`` ends with it (`(input: $['-NxA3kq0']['age'], line 1,
     /// column 2211)`) when it is not at ``path`` already. A stream traces its failing record, and
-    /// JSON Lines the failing line; a whole tree is traced from the input in memory, a pipe of at
-    /// most 64 MiB or a regular file (over 64 MiB, a value of the input only, without its
-    /// renamings). Nil when not known (a larger pipe, a value a rule made in a document over 64
-    /// MiB, tracing past the work limit). Not compared by `==`: the same failure with or without
-    /// it is equal.
+    /// JSON Lines the failing line; a whole tree is traced from the input in memory, a pipe or a
+    /// regular file (over 64 MiB, a value of the input only, without its renamings). Nil when not
+    /// known (a value a rule made in a document over 64 MiB, tracing past the work limit). Not
+    /// compared by `==`: the same failure with or without it is equal.
     public var source: ValueSource? {
         get { sourceBox?.value }
         set { sourceBox = newValue.map(SourceBox.init) }

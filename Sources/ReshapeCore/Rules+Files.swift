@@ -87,8 +87,7 @@ extension Rules {
     }
 
     /// Input up to this size is traced by following every value (`SourceTracer`), larger input
-    /// by where its values start (`PositionTracer`); pipes up to this size keep their text for it
-    /// while the whole tree is built.
+    /// by where its values start (`PositionTracer`).
     static let traceFileLimit = 64 << 20
 
     /// The source of a rule's failure on input that `region` still holds whole (a pipe's text kept

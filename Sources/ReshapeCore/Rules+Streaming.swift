@@ -150,8 +150,9 @@ extension Rules {
             maxDepth: limits.resolved(inputBytes: region.knownSize ?? 0).maxDepth)
         parser.region = region
         parser.releasesBehind = true
-        // A pipe cannot be read again: its text is kept while small enough to trace a failure to.
-        if region.knownSize == nil { parser.keepsFirst = Self.traceFileLimit }
+        // A pipe cannot be read again: its text is kept, to trace a failure to (the input's size
+        // more memory, where the tree takes several times that).
+        if region.knownSize == nil { parser.keepsFirst = Int.max }
         parser.progress = progress
         let root = try parser.parseDocument()
         let bytes = region.filled

@@ -1023,7 +1023,7 @@ import Testing
     }
 
     /// A document the rules need whole, from a pipe, larger than is read before the rules run:
-    /// its text is kept (up to `traceFileLimit`) while the tree is built, so the failure is traced.
+    /// its text is kept while the tree is built, so the failure is traced.
     @Test func aLargeWholeDocumentFromAPipeIsTraced() throws {
         let rules = try Rules(json: #"[{"op":"remove","path":"$[-1]"},{"op":"keyedToArray","path":"$[0]","nonObject":"skip"},{"op":"coerce","path":"$[0]","to":"integer"}]"#)
         let records = (0..<3000).map { #"{"x": "\#($0)", "pad": "\#(String(repeating: "y", count: 50))"}"# }
@@ -1043,6 +1043,36 @@ import Testing
         }
         #expect(error == expected && error.source == expected.source && error.source != nil, "\(error)")
         #expect(error.description.hasSuffix("(input: $[0], line 1, column 2, replaced by rule 2 (keyedToArray))"))
+    }
+
+    /// Rules left for the streamed rules' result, from a pipe: the pipe's text is kept (the result
+    /// is held as a tree anyway), so a failure in those rules is traced as in memory.
+    @Test func aFailureAfterAStreamFromAPipeIsTraced() throws {
+        let rules = try Rules(json: #"[{"op":"keyedToArray","idKey":"id"},{"op":"remove","path":"$[0]"},{"op":"convertKeys","to":"snake_case"},{"op":"coerce","path":"$[*].some_n","to":"boolean"}]"#)
+        #expect(rules.streamingPlan.object == 1, "\(rules.streamingPlan)")
+        let records = (0..<3000).map { #""r\#($0)": {"someN": \#($0 < 2999 ? "true" : "41"), "pad": "\#(String(repeating: "y", count: 50))"}"# }
+        let input = Array(("{" + records.joined(separator: ",\n") + "}").utf8)
+        #expect(input.count > 3 * 65536)
+        let outcomes = Outcomes()
+        var settings = StreamSettings()
+        settings.outcome = outcomes.add
+        // Small chunks, so that the batches done with would be given back.
+        settings.inputChunkBytes = 4096
+        let read = try Self.throughPipe(input) { (source, output) throws(ReshapeError) in
+            try rules.apply(fromDescriptor: source, toDescriptor: output, settings: settings)
+        }
+        guard case .failure(let error) = read else {
+            Issue.record("expected coerce to fail")
+            return
+        }
+        #expect(outcomes.counts()["failed", default: 0] == 1 && outcomes.counts()["rerun", default: 0] == 0, "\(outcomes.counts())")
+        let inMemory = Result { () throws(ReshapeError) -> [UInt8] in try rules.apply(to: input) }
+        guard case .failure(let expected) = inMemory else {
+            Issue.record("expected coerce to fail in memory")
+            return
+        }
+        #expect(error == expected && error.source == expected.source && error.source != nil, "\(error)")
+        #expect(error.description.hasSuffix(#"(input: $['r2999']['someN'], line 3000, column 20, renamed by rule 3 (convertKeys) from "someN")"#), "\(error)")
     }
 
     /// A container no rule's filter looks into is copied from the text by the writer (as the

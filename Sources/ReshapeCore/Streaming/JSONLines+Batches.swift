@@ -89,8 +89,7 @@ final class LineRunner: @unchecked Sendable {
                     located.column = 0
                 }
                 located.line = batch.lineCount
-                if error.code == .ruleFailed && line.count <= Rules.traceFileLimit,
-                    var source = rules.sourceOfFailure(error, in: line, options: lineOptions)
+                if error.code == .ruleFailed, var source = rules.sourceOfFailure(error, in: line, options: lineOptions)
                 {
                     // Traced in the line alone: its place in the input is the line's.
                     if source.line > 0 {

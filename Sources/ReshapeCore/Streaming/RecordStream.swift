@@ -379,8 +379,16 @@ final class RecordStream {
         if let progress = settings.progress, !progress(done.inputEnd, input.knownSize ?? 0) {
             throw .cancelledByProgress
         }
-        input.release(below: done.inputEnd)
+        if !keepsInput { input.release(below: done.inputEnd) }
         if input.knownSize == nil { limits = rules.limits.resolved(inputBytes: input.bytesRead) }
+    }
+
+    /// A pipe's text is kept when rules are left for the streamed rules' result, which holds the
+    /// whole output as a tree anyway: a failure in those rules is traced to it (a file is read
+    /// again, memory holds it already).
+    private var keepsInput: Bool {
+        guard let region = input.region, !region.canReread, let kind = runner?.kind else { return false }
+        return plan.route(for: kind).streamed < rules.count
     }
 
     /// The records before the one at `position` in `done` that rule `rule` (1-based) sees: all
@@ -460,14 +468,8 @@ final class RecordStream {
         for _ in runner.chain { text.append(UInt8(ascii: "}")) }
         let options: ApplyOptions = []
         let rules = rules
-        guard var source = text.withBytes({ (bytes) -> ValueSource? in
-            TraceThread.run { () -> ValueSource? in
-                guard let tracer = try? SourceTracer(rules: rules, input: bytes, options: options),
-                    (try? tracer.run(rules: error.rule - 1)) != nil
-                else { return nil }
-                return try? tracer.source(of: error.path)
-            } ?? nil
-        }) else { return nil }
+        // A record over 64 MiB is traced by where its values start (see `Rules.sourceOfFailure`).
+        guard var source = text.withBytes({ rules.sourceOfFailure(error, in: $0, options: options) }) else { return nil }
         guard source.origin != .added else { return source }
         guard source.path.hasPrefix(recordPath.text) else { return nil }
         let place = place(of: record, kind: runner.kind, in: scan)

@@ -21,7 +21,7 @@ class ReshapeError(ValueError):
         message: the whole one-line description, as ``str(error)`` shows it.
         source: for a rule's failure, where the failing value was in the input before the rules
             before it moved or renamed it (a `reshape.Source`, without its renames), or None when
-            not known (a document over 64 MiB reshaped whole from a pipe).
+            not known (tracing past the work limit, a value a rule made in a document over 64 MiB).
     """
 
     code: str = "internal"
