@@ -20,6 +20,20 @@ extern int sched_getaffinity(int pid, size_t size, void *mask);
 extern void *mremap(void *old_address, size_t old_size, size_t new_size, int flags, ...);
 #endif
 
+#if defined(__GLIBC__)
+/* malloc.h's: the Glibc module leaves that header out. */
+extern int malloc_trim(size_t pad);
+#endif
+
+/* Gives the memory malloc holds free back to the system where it can (glibc's malloc_trim):
+ * memory a thread freed stays in its arena, where another thread's allocations do not reach it.
+ * Does nothing elsewhere. */
+static inline void csystem_trim_heap(void) {
+#if defined(__GLIBC__)
+    (void)malloc_trim(0);
+#endif
+}
+
 /* Asks the system to start writing the file's bytes [offset, offset + count) to disk, without
  * waiting: a later fsync() then has less left to wait for. A hint; returns 0, or -1 with errno
  * set (and where the system has no such call, 0 having done nothing). */

@@ -13,11 +13,14 @@ final class ValueHolding: RecordFilter {
     let made: (_ index: Int) -> ArraySlice<RecordToken>
     let arena: TokenArena
     let renames: Bool
-    /// The selected values open, innermost last: the tokens of each so far, and how deep in it the
-    /// next token lies.
-    @exclusivity(unchecked) private var held: [(tokens: [RecordToken], depth: Int)] = []
-    /// Buffers of values already passed on, kept for the next ones: no allocation per value.
-    @exclusivity(unchecked) private var spare: [[RecordToken]] = []
+    /// The tokens of the selected values open, one after another (a value inside another follows
+    /// what was read of that one): one buffer, kept from value to value.
+    @exclusivity(unchecked) private var tokens: [RecordToken] = []
+    /// The selected values open, innermost last: where each starts in `tokens`, and how deep in it
+    /// the next token lies.
+    @exclusivity(unchecked) private var held: [(start: Int, depth: Int)] = []
+    /// A value's replacement inside another, copied out of `tokens` before its tokens go.
+    @exclusivity(unchecked) private var finished: [RecordToken] = []
     /// A selected scalar, as the one token of a value.
     @exclusivity(unchecked) private var scalar: [RecordToken] = [.null]
     /// The tokens of a value made anew (`ValueEdit.array`, `.scalar`).
@@ -77,6 +80,7 @@ final class ValueHolding: RecordFilter {
     func start(key: UnsafeRawBufferPointer?) -> Bool {
         cursor.start(key: key)
         held.empty()
+        tokens.empty()
         return next.start(key: key)
     }
 
@@ -88,39 +92,53 @@ final class ValueHolding: RecordFilter {
         let states = cursor.take(token)
         if token.startsValue && cursor.selects(states) {
             if token.opens {
-                var buffer = spare.popLast() ?? []
-                buffer.removeAll(keepingCapacity: true)
-                buffer.append(token)
-                held.append((buffer, 1))
+                held.append((tokens.count, 1))
+                tokens.append(token)
                 return true
             }
             scalar[0] = token
             return put(transform(scalar[...]))
         }
         guard !held.isEmpty else { return next.take(token) }
+        tokens.append(token)
         let top = held.count - 1
-        held[top].tokens.append(token)
         if token.opens {
             held[top].depth += 1
         } else if token.closes {
             held[top].depth -= 1
             if held[top].depth == 0 {
-                let finished = held.removeLast().tokens
-                defer { spare.append(finished) }
-                return put(transform(finished[...]))
+                let start = held.removeLast().start
+                if held.isEmpty {
+                    // Passed on before the buffer is emptied (the replacement may lie in it).
+                    let passed = put(transform(tokens[start...]))
+                    tokens.removeAll(keepingCapacity: true)
+                    return passed
+                }
+                guard copy(transform(tokens[start...])) else { return false }
+                tokens.removeSubrange(start...)
+                tokens += finished
             }
         }
         return true
     }
 
-    /// Passes a finished value on: to the value held around it, or to the next filter.
-    private func put(_ tokens: ArraySlice<RecordToken>?) -> Bool {
-        guard let tokens else { return false }
+    /// Passes a finished value's replacement on: to the value held around it, or to the next
+    /// filter; false (nil) when the record must take its tree.
+    private func put(_ replacement: ArraySlice<RecordToken>?) -> Bool {
+        guard let replacement else { return false }
         guard !held.isEmpty else {
-            for token in tokens { guard next.take(token) else { return false } }
+            for token in replacement { guard next.take(token) else { return false } }
             return true
         }
-        held[held.count - 1].tokens += tokens
+        tokens += replacement
+        return true
+    }
+
+    /// Copies a replacement into `finished`; false (nil) when the record must take its tree.
+    private func copy(_ replacement: ArraySlice<RecordToken>?) -> Bool {
+        guard let replacement else { return false }
+        finished.removeAll(keepingCapacity: true)
+        finished += replacement
         return true
     }
 

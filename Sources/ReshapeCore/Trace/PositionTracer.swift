@@ -1,9 +1,5 @@
 internal import CJansson
-
-#if canImport(Glibc)
-/// glibc's `malloc_trim` (in `<malloc.h>`, which the Glibc module leaves out).
-@_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32
-#endif
+internal import CSystem
 
 /// Where each value of a parsed input starts, by node: what `PositionTracer` looks its failing
 /// value up in. Holds a reference to every node it lists, so that no address is reused while it
@@ -59,12 +55,10 @@ enum PositionTracer {
         guard error.code == .ruleFailed, error.rule > 0, !error.path.isEmpty, !options.contains(.inputLines),
             case .success(let path) = JSONPathParser.parse(error.path), path.isSingular
         else { return nil }
-        #if canImport(Glibc)
         // The tree the rules failed on is freed, but malloc keeps its memory for the thread that
         // used it; the trace runs on a thread of its own, with another arena. Given back first,
         // the trace's tree takes the place of the failed one rather than adding to it.
-        _ = mallocTrim(0)
-        #endif
+        csystem_trim_heap()
         return TraceThread.run { () -> ValueSource? in
             let positions = NodePositions()
             defer { positions.release() }
