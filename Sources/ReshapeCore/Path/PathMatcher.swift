@@ -10,7 +10,8 @@
 ///
 /// A filter selector (with `filters`) takes a child by what the child holds, which its first
 /// token does not tell: the step to it takes the filters' verdicts on the child (`Verdicts`),
-/// which a `FilterGate` finds by holding the child's tokens until it ends.
+/// which a `FilterGate` finds by holding the child's tokens until it ends, or by reading its
+/// members ahead.
 struct PathMatcher: Sendable {
     typealias States = UInt64
 
