@@ -79,14 +79,24 @@ public struct ReshapeError: Error, Sendable, Equatable, CustomStringConvertible 
         set { sourceBox = newValue.map(SourceBox.init) }
     }
 
+    /// Whether the failure was traced already, with or without a source found: a stream traces
+    /// its failing record, and the input is then not traced again as a whole tree (which would
+    /// hold it whole: a stream holds records).
+    var wasTraced: Bool { sourceBox != nil }
+
+    /// Sets the source found by tracing the failure, nil when none was, and marks it traced.
+    mutating func setTraced(_ found: ValueSource?) {
+        sourceBox = SourceBox(found)
+    }
+
     /// The source, boxed: errors are thrown through every frame of the engine, which each make
     /// room for one, so an error stays a few words however much its source holds (a 64 KiB
     /// thread's stack is measured in frames).
     private var sourceBox: SourceBox? = nil
 
     private final class SourceBox: Sendable {
-        let value: ValueSource
-        init(_ value: ValueSource) { self.value = value }
+        let value: ValueSource?
+        init(_ value: ValueSource?) { self.value = value }
     }
 
     /// The file a failed read or write was about (`reshape_error.io_file` in C).

@@ -77,9 +77,9 @@ extension Rules {
             read = try reshape(input, options: options, settings: settings, into: sink)
         } catch {
             // A stream traced its failing record itself; a whole tree is traced from the file.
-            guard error.code == .ruleFailed, error.source == nil else { throw error }
+            guard error.code == .ruleFailed, !error.wasTraced else { throw error }
             var traced = error
-            traced.source = sourceOfFailure(error, inFile: descriptor, options: options) ?? sourceOfFailure(error, held: input, options: options)
+            traced.setTraced(sourceOfFailure(error, inFile: descriptor, options: options) ?? sourceOfFailure(error, held: input, options: options))
             throw traced
         }
         try sink.flush()

@@ -295,6 +295,31 @@ import Testing
         #expect(counts["input", default: 0] > 100 && counts["made", default: 0] > 20 && counts["renamed", default: 0] > 10, "\(counts)")
     }
 
+    /// A failure a stream traced on its record, found or not, is not traced again on the whole
+    /// input (which would hold a streamed document whole); one not traced yet is.
+    @Test func aFailureTracedOnItsRecordIsNotTracedAgain() throws {
+        let rules = try Rules(json: #"[{"op":"keyedToArray","idKey":"id"},{"op":"coerce","path":"$[*].n","to":"boolean"}]"#)
+        let input = Array(#"{"a": {"n": true}, "b": {"n": 7}}"#.utf8)
+        var failure: ReshapeError?
+        do {
+            _ = try rules.apply(to: input)
+        } catch {
+            failure = error
+        }
+        guard var error = failure else {
+            Issue.record("expected coerce to fail")
+            return
+        }
+        #expect(error.source?.path == "$['b']['n']" && error.wasTraced, "\(error)")
+        error.source = nil
+        #expect(!error.wasTraced)
+        let again = input.withUnsafeBytes { rules.traced(error, in: $0, options: []) }
+        #expect(again.source?.path == "$['b']['n']" && again.wasTraced, "\(again)")
+        error.setTraced(nil)
+        let notAgain = input.withUnsafeBytes { rules.traced(error, in: $0, options: []) }
+        #expect(notAgain.source == nil && notAgain.wasTraced, "\(notAgain)")
+    }
+
     @Test func firebaseExample() throws {
         let input = Array(#"""
             {"-NxA3kq0": {"display_name": "Ada", "age": "37", "avatar": {}},

@@ -144,6 +144,15 @@ enum Make {
 
     static func null() -> Node { json_null() }
 
+    /// A `null` or boolean of its own, like `shared` (jansson's one of each), for tracing, where
+    /// every value is a node: jansson never counts or frees it (its count is the shared one's,
+    /// `(size_t)-1`), and the caller deallocates it once no tree holds it.
+    static func ownLiteral(like shared: Node) -> Node {
+        let own = UnsafeMutablePointer<json_t>.allocate(capacity: 1)
+        own.initialize(to: json_t(type: shared.pointee.type, refcount: shared.pointee.refcount))
+        return own
+    }
+
     /// Sets `object[key] = value`, stealing `value` (also on failure). Returns false if `key` was
     /// already present (the value then replaced the old one in place, keeping its position; the
     /// old value is freed without recursion).

@@ -568,7 +568,8 @@ extension FilterLiteral {
 struct MemberComparison {
     let name: [UInt8]
     let op: ComparisonOperator
-    /// The literal: its kind, and its bytes for a string or a number.
+    /// The literal: its kind, and its bytes for a string or a number (kept as bytes: a `String`'s
+    /// UTF-8 would be reached through a copy at each comparison).
     private let literal: FilterScalarKind
     private let bytes: [UInt8]
     /// The literal is on the left (`3 < @.count`).

@@ -417,7 +417,9 @@ final class RecordStream {
     /// the records (less those the rules before removed) when the rule runs on the whole document.
     private func ruleError(_ error: ReshapeError, of record: RecordSlice, runner: RecordRunner, keptBefore: Int) -> ReshapeError {
         var error = error
-        error.source = source(of: error, in: record, runner: runner)
+        // A rule that ran on the record: traced on the record alone, found or not (the input is
+        // not traced again as a whole tree); one that ran on the whole document is traced later.
+        if error.rule > 0 && error.rule <= runner.route.streamed { error.setTraced(source(of: error, in: record, runner: runner)) }
         let before = plan.collection(beforeRule: error.rule - 1, in: rules.operations, kind: runner.kind)
         guard before.kind == .array else { return error }
         var collection = NormalizedPath()

@@ -15,11 +15,9 @@ final class NodePositions {
         starts.append(start)
     }
 
-    /// A node of its own with the type of `shared`, a `null` or a boolean, which jansson never
-    /// counts or frees (its count is that of the shared one, `(size_t)-1`).
+    /// A node of its own for a `null` or a boolean (`Make.ownLiteral`), deallocated by `release`.
     func ownNode(like shared: Node) -> Node {
-        let own = UnsafeMutablePointer<json_t>.allocate(capacity: 1)
-        own.initialize(to: json_t(type: shared.pointee.type, refcount: shared.pointee.refcount))
+        let own = Make.ownLiteral(like: shared)
         ownLiterals.append(own)
         return own
     }

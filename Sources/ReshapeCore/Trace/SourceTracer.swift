@@ -413,9 +413,7 @@ final class SourceTracer {
 
     /// A node of its own for the shared `null` or boolean at `place`, put there.
     private func ownNode(replacing shared: Node, at place: Place) throws(ReshapeError) -> Node {
-        let own = UnsafeMutablePointer<json_t>.allocate(capacity: 1)
-        // jansson never counts or frees a node whose count is (size_t)-1, as its own.
-        own.initialize(to: json_t(type: shared.pointee.type, refcount: shared.pointee.refcount))
+        let own = Make.ownLiteral(like: shared)
         ownSingletons.append(own)
         guard let parent = place.parent else {
             document.replaceRoot(with: own)

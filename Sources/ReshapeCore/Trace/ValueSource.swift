@@ -144,9 +144,9 @@ extension Rules {
     /// value (``ReshapeError/source``), traced only then.
     @inline(never)  // Out of the way of the reshaping it follows, whose frames a small stack counts.
     func traced(_ error: ReshapeError, in input: UnsafeRawBufferPointer, options: ApplyOptions) -> ReshapeError {
-        guard error.code == .ruleFailed, error.source == nil else { return error }
+        guard error.code == .ruleFailed, !error.wasTraced else { return error }
         var traced = error
-        traced.source = sourceOfFailure(error, in: input, options: options)
+        traced.setTraced(sourceOfFailure(error, in: input, options: options))
         return traced
     }
 
