@@ -293,6 +293,87 @@ import Testing
         }
     }
 
+    /// Objects in arrays inside records that a rule removes (by index, or as a filter decides,
+    /// read ahead or not), after and before other rules: what the rules before the removal
+    /// would have done to them (or failed on: a renaming that makes a name twice) happens as on
+    /// the tree.
+    @Test func elementsRemovedAfterOtherRules() throws {
+        let records = [
+            #"{"g": [{"role": "member", "n": {"a": [1]}}, {"role": "admin", "n": [{}, 2.50]}, {"role": "member"}], "k": 1}"#,
+            #"{"g": [{"role": "owner", "q_r": 1, "id": {"x": 1}}, {"role" : "member" , "q_r": {"y_z": 1}}], "k": 2}"#,
+            #"{"g": [{"role": "member", "n": [1, {"b": "é"}]}, 3, [{"role": "member"}], {"n": 1}], "k": 3}"#,
+            #"{"g": [], "k": 4, "h": {"g": [{"role": "member"}]}}"#,
+        ]
+        // A name the rule before the remove would make collide, in a removed object only.
+        let colliding = #"{"g": [{"role": "admin"}, {"role": "member", "q_r": 1, "qR": 2}], "k": 5}"#
+        for (spec, ahead) in [
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.role == 'member']"}]"#, true),
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.role != 'member']"},{"op":"blankStringToNull"}]"#, true),
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[1]"}]"#, false),
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[*].n"}]"#, false),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].g[1]"}]"#, false),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].g[?@.role == 'member']"}]"#, false),
+            (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].g[?@.role == 'member']","member":"role"}]"#, true),
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.role == 'member'].n"}]"#, true),
+        ] {
+            let rules = try Rules(json: spec)
+            for extra in [nil, colliding] {
+                let all = (0..<120).map { #""r\#($0)": \#(extra != nil && $0 == 70 ? extra! : records[$0 % records.count])"# }
+                let outcomes = Outcomes()
+                #expect(Self.compare(rules, Array(("{" + all.joined(separator: ",") + "}").utf8), outcomes: outcomes, context: spec))
+                let counts = outcomes.counts()
+                #expect(counts["rerun", default: 0] == 0, "\(spec): \(counts)")
+                if extra == nil {
+                    #expect(counts["record trees", default: 0] == 0, "\(spec): \(counts)")
+                    #expect((counts["read ahead", default: 0] > 0) == ahead, "\(spec): \(counts)")
+                }
+            }
+        }
+    }
+
+    /// A renaming that gives two members of an object one name fails as on the tree even when a
+    /// rule after it drops one of them, before the writer could compare them: in records (whose
+    /// members go past the filters without their tokens) and in objects inside them.
+    @Test func renamedNamesCollideEvenWhereARuleDropsOne() throws {
+        for (spec, colliding) in [
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].xY"}]"#, #"{"x_y": 1, "xY": 2}"#),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].x_y"}]"#, #"{"xY": 1, "x_y": 2}"#),
+            (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"k":"z"}},{"op":"remove","path":"$[*].z"}]"#, #"{"z": 1, "k": 2}"#),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*]","matching":"x.*"}]"#, #"{"x_y": 1, "xY": 2}"#),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"keep","path":"$[*]","members":["k"]}]"#, #"{"k": 1, "x_y": 1, "xY": 2}"#),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].p.xY"}]"#, #"{"p": {"x_y": 1, "xY": 2}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].p.xY"}]"#, #"{"p": {"xY": {"a_b": 1, "aB": 2}}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].p.xY.aB"}]"#, #"{"p": {"xY": {"a_b": 1, "aB": 2}}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"coerce","path":"$[*].p","to":"number","onFail":"null"}]"#, #"{"p": {"x_y": 1, "xY": 2}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"hoist","path":"$[*].p","member":"n"}]"#, #"{"p": {"n": 1, "x_y": 1, "xY": 2}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"keyedToArray","path":"$[*].p.xY"}]"#, #"{"p": {"xY": {"a_b": {}, "aB": {}}}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*].p","map":{"n":"x_y"}},{"op":"emptyObjectToNull"},{"op":"remove","path":"$[*].p.x_y"}]"#, #"{"p": {"n": 1, "x_y": 2}}"#),
+            // Flattening and keying by id make names too.
+            (#"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*]","member":"p"},{"op":"remove","path":"$[*].x_y"}]"#, #"{"x_y": 1, "p": {"x_y": 2}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*]","member":"p"},{"op":"remove","path":"$[*].k"}]"#, #"{"p": {"k": 2}, "k": 1}"#),
+            (#"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*].p","member":"q","prefix":"q_"},{"op":"remove","path":"$[*].p.q_a"}]"#, #"{"p": {"q_a": 1, "q": {"a": 2}}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$[*].p"},{"op":"remove","path":"$[*].p.a"}]"#, #"{"p": [{"id": "a"}, {"id": "b"}, {"id": "a"}]}"#),
+            (#"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$[*].p"},{"op":"keep","path":"$[*].p","members":["b"]}]"#, #"{"p": [{"id": 1}, {"id": "b"}, {"id": "1"}]}"#),
+        ] {
+            let rules = try Rules(json: spec)
+            let clean = spec.contains("arrayToKeyed")
+                ? #"{"k": 1, "p": [{"id": "a"}, {"id": 2}]}"# : #"{"x_y": 1, "k": 1, "p": {"xx": {"a_b": 2}, "n": [1], "q": {"b": 1}}}"#
+            let records = (0..<100).map { #""r\#($0)": \#($0 == 60 ? colliding : clean)"# }
+            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+            let outcomes = Outcomes()
+            #expect(Self.compare(rules, input, outcomes: outcomes, context: spec))
+            // The colliding record fails, and only it.
+            do {
+                _ = try rules.applyWholeTree(to: input)
+                Issue.record("\(spec): no failure")
+            } catch {
+                #expect(error.path.hasPrefix("$[60]"), "\(spec): \(error)")
+            }
+            let counts = outcomes.counts()
+            #expect(counts["rerun", default: 0] == 0 && counts["failed", default: 0] > 0, "\(spec): \(counts)")
+        }
+    }
+
     /// A filter that tests the collection (or a member of its envelope) reads every record: the
     /// rule runs on the whole document (found by the seeded random rule lists).
     @Test func filtersOnTheChainNeedTheWholeDocument() throws {

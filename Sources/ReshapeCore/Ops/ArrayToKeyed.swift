@@ -150,6 +150,11 @@ extension ArrayToKeyed {
 
         /// Two ids may meet: the writer compares the names of the objects made.
         var renamesMembers: Bool { true }
+        /// A filter after it may drop names: it compares the ids of the object it makes.
+        @exclusivity(unchecked) var comparesNames = false
+        @exclusivity(unchecked) var ids = DistinctNames()
+
+        func namesMayBeDropped() { comparesNames = true }
 
         func take(_ token: RecordToken) -> Bool {
             let states = cursor.take(token)
@@ -190,6 +195,7 @@ extension ArrayToKeyed {
                     if inElement == 0 {
                         // The element ends: its id, then the element.
                         guard let id else { return false }
+                        if comparesNames { guard ids.insert(id.hash, at: 0) else { return false } }
                         guard next.take(id) else { return false }
                         for held in held { guard next.take(held) else { return false } }
                     }
@@ -199,6 +205,7 @@ extension ArrayToKeyed {
             guard token.startsValue, cursor.selects(states) else { return next.take(token) }
             guard token.kind == .arrayStart else { return false }
             inArray = true
+            ids.reset()
             return next.take(.objectStart)
         }
     }

@@ -86,6 +86,9 @@ extension BlankStringToNull {
     }
 
     private final class Filter: RecordFilter {
+        /// It adds or changes values, and drops no name.
+        var passesEveryName: Bool { true }
+
         @exclusivity(unchecked) var cursor: PathCursor
         let trim: Bool
         let next: any RecordFilter

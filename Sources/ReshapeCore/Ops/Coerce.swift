@@ -144,6 +144,10 @@ extension Coerce {
     }
 
     private final class Filter: RecordFilter {
+        /// It changes scalars; a container it cannot convert fails or stays, but with
+        /// `onFail: "null"` becomes `null`, names and all.
+        var passesEveryName: Bool { onFail != .null }
+
         @exclusivity(unchecked) var cursor: PathCursor
         let to: Target
         let onFail: OnFail

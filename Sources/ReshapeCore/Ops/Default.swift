@@ -73,6 +73,9 @@ extension Default {
     }
 
     private final class Filter: RecordFilter {
+        /// It adds or changes values, and drops no name.
+        var passesEveryName: Bool { true }
+
         @exclusivity(unchecked) var cursor: PathCursor
         let key: [UInt8]
         /// `key` as a member name, and `value`'s tokens; `kept` holds their bytes.

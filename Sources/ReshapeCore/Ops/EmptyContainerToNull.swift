@@ -68,6 +68,9 @@ extension EmptyContainerToNull {
 /// On a record's tokens: a selected opener is held; followed at once by its closer, the empty
 /// container is what the op's `edit` decides on (`null`); otherwise it is not empty, and stays.
 private final class EmptyToNullFilter: RecordFilter {
+    /// It adds or changes values, and drops no name.
+    var passesEveryName: Bool { true }
+
     @exclusivity(unchecked) var cursor: PathCursor
     let opener: RecordToken
     let closer: RecordToken.Kind

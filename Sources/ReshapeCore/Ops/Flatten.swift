@@ -126,10 +126,22 @@ extension Flatten {
 
         /// Moved names may meet the object's own: the writer compares them.
         var renamesMembers: Bool { true }
+        /// A filter after it may drop names: it compares the names of the objects it flattens.
+        @exclusivity(unchecked) var comparesNames = false
+        @exclusivity(unchecked) var names = DistinctNames()
+
+        func namesMayBeDropped() { comparesNames = true }
+
+        /// A member of a record it flattens went by without its tokens: its name counts too.
+        func memberWentBy(named hash: UInt64) -> Bool {
+            guard selected.count == 1, selected[0] else { return true }
+            return names.insert(hash, at: 1)
+        }
 
         func start(key: UnsafeRawBufferPointer?) -> Bool {
             cursor.start(key: key)
             selected.empty()
+            names.reset()
             atMember = false
             inMember = 0
             return next.start(key: key)
@@ -160,16 +172,27 @@ extension Flatten {
                     inMember -= 1
                     if inMember == 0 { return true }  // The member's closing brace.
                 }
-                guard inMember == 1, token.kind == .name, !prefix.isEmpty else { return next.take(token) }
-                let bytes = (prefix + token.bytes).withUnsafeBytes { arena.keep($0) }
-                arena.growth = arena.growth.addingClamped(prefix.count)
-                return next.take(RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes)))
+                guard inMember == 1, token.kind == .name else { return next.take(token) }
+                // A member of the flattened object's, now at its depth.
+                let moved: RecordToken
+                if prefix.isEmpty {
+                    moved = token
+                } else {
+                    let bytes = (prefix + token.bytes).withUnsafeBytes { arena.keep($0) }
+                    arena.growth = arena.growth.addingClamped(prefix.count)
+                    moved = RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
+                }
+                if comparesNames { guard names.insert(moved.hash, at: cursor.depth - 1) else { return false } }
+                return next.take(moved)
             }
             switch token.kind {
             case .name:
-                if selected.last == true && member.names(token) {
-                    atMember = true
-                    return true
+                if selected.last == true {
+                    if member.names(token) {
+                        atMember = true
+                        return true
+                    }
+                    if comparesNames { guard names.insert(token.hash, at: cursor.depth) else { return false } }
                 }
             case .objectStart:
                 selected.append(cursor.selects(states))
@@ -177,7 +200,7 @@ extension Flatten {
                 guard !cursor.selects(states) else { return false }
                 selected.append(false)
             case .objectEnd, .arrayEnd:
-                selected.removeLast()
+                if selected.removeLast() && comparesNames { names.close(cursor.depth + 1) }
             default:
                 guard token.kind == .null || !cursor.selects(states) else { return false }
             }

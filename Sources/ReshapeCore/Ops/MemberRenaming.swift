@@ -312,8 +312,15 @@ extension MemberRenaming {
         /// What names seen before became: 0 when they stay, else 1 + their index in `renamedNames`.
         let cache = KnownNames()
         @exclusivity(unchecked) var renamedNames: [RecordToken] = []
-        /// Renamed names may collide: the writer compares them.
+        /// Renamed names may collide: the writer compares them too.
         var renamesMembers: Bool { true }
+        var passesEveryName: Bool { true }
+        /// A filter after it may drop names: it compares those it gives, in the objects it
+        /// renames in.
+        @exclusivity(unchecked) var comparesNames = false
+        @exclusivity(unchecked) var names = DistinctNames()
+
+        func namesMayBeDropped() { comparesNames = true }
 
         init(
             cursor: PathCursor, excluders: [PathCursor], deep: Bool, everywhere: Bool,
@@ -333,6 +340,7 @@ extension MemberRenaming {
             for index in excluders.indices { excluders[index].start(key: key) }
             excludedFrom = Int.max
             objects.empty()
+            names.reset()
             deepFrom = everywhere ? 0 : Int.max
             return next.start(key: key)
         }
@@ -368,11 +376,17 @@ extension MemberRenaming {
             if !excluders.isEmpty { followExcluders(token) }
             switch token.kind {
             case .name:
-                guard depth < excludedFrom, depth >= deepFrom || objects.last == depth, let renamed = renamed(token) else { break }
+                guard depth < excludedFrom, depth >= deepFrom || objects.last == depth else { break }
+                let renamed = renamed(token)
+                // The names it gives an object must differ, which the writer cannot see for a
+                // member a rule after this one drops: the tree names the collision.
+                if comparesNames { guard names.insert((renamed ?? token).hash, at: depth) else { return false } }
+                guard let renamed else { break }
                 arena.growth = arena.growth.addingClamped(max(0, renamed.bytes.count - token.bytes.count))
                 return next.take(renamed)
             case .objectEnd, .arrayEnd:
                 if objects.last == depth { objects.removeLast() }
+                if comparesNames && token.kind == .objectEnd { names.close(depth) }
                 if depth == deepFrom && !everywhere { deepFrom = Int.max }
                 if depth == excludedFrom { excludedFrom = Int.max }
             default:
@@ -384,6 +398,12 @@ extension MemberRenaming {
                 }
             }
             return next.take(token)
+        }
+
+        /// A member of a record it renames in went by without its tokens: its name counts too.
+        func memberWentBy(named hash: UInt64) -> Bool {
+            guard 1 < excludedFrom, 1 >= deepFrom || objects.last == 1 else { return true }
+            return names.insert(hash, at: 1)
         }
 
         /// Moves the `exclude` cursors on; a container one of them selects starts an excluded value.

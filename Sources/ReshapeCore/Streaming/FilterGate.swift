@@ -139,6 +139,12 @@ final class FilterGate: RecordFilter {
         held.isEmpty && !holdsRecord && !cursor.stepFilters && next.passes(token, into: &pass)
     }
 
+    var passesEveryName: Bool { next.passesEveryName }
+
+    func namesMayBeDropped() { next.namesMayBeDropped() }
+
+    func memberWentBy(named hash: UInt64) -> Bool { next.memberWentBy(named: hash) }
+
     func skip(_ token: RecordToken) {
         cursor.skip()
         next.skip(token)

@@ -41,6 +41,20 @@ protocol RecordFilter: AnyObject {
     /// compares the names it writes. Filters that add members make sure of it themselves.
     var renamesMembers: Bool { get }
 
+    /// Every member name the filter takes goes on (renamed, perhaps), none dropped: the writer
+    /// compares the names a renaming before it gives. By default, false.
+    var passesEveryName: Bool { get }
+
+    /// A filter after this one may drop member names (see `passesEveryName`): if it renames, it
+    /// must compare the names it gives itself. Called once, as the chain is made.
+    func namesMayBeDropped()
+
+    /// A member of the record went by this filter without its name token (see `MemberUse`),
+    /// named `hash` (`RecordNames.hash`) as this filter passes it on: false when the record must
+    /// take its tree (a renaming that gives two members one name, which the writer does not see
+    /// when a filter after it drops one). Asked only after `namesMayBeDropped`. By default, true.
+    func memberWentBy(named hash: UInt64) -> Bool
+
     /// For a filter after this one that reads ahead in the record's text (see `FilterGate`):
     /// the names of the record's own members this filter may add, change or remove, when it
     /// passes on every other token at once, as it took it; nil (the default) when it may change
@@ -54,6 +68,44 @@ extension RecordFilter {
     var recordMembersMade: [[UInt8]]? { nil }
 
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool { ignores(token) }
+
+    var passesEveryName: Bool { false }
+
+    func namesMayBeDropped() {}
+
+    func memberWentBy(named hash: UInt64) -> Bool { true }
+}
+
+/// The names given to the members of the open objects (their `RecordNames.hash`), for a filter
+/// that renames, moves or makes members and compares the names it gives itself, since a filter
+/// after it may drop one before the writer compares them (see `RecordFilter.namesMayBeDropped`).
+struct DistinctNames {
+    /// The objects open, innermost last: the depth of their members, where their names start.
+    private var objects: [(depth: Int, start: Int)] = []
+    private var hashes: [UInt64] = []
+
+    mutating func reset() {
+        objects.empty()
+        hashes.empty()
+    }
+
+    /// Notes the name whose hash is `hash`, given to a member at `depth`; false when its object
+    /// has that name already (or one of that hash), or more names than are compared one by one.
+    mutating func insert(_ hash: UInt64, at depth: Int) -> Bool {
+        if objects.last?.depth != depth { objects.append((depth, hashes.count)) }
+        let start = objects[objects.count - 1].start
+        guard hashes.count - start < JSONParser.rawCaptureMemberLimit else { return false }
+        for position in start..<hashes.count where hashes[position] == hash { return false }
+        hashes.append(hash)
+        return true
+    }
+
+    /// The object whose members lie at `depth` ended.
+    mutating func close(_ depth: Int) {
+        guard let top = objects.last, top.depth == depth else { return }
+        objects.removeLast()
+        hashes.removeSubrange(top.start...)
+    }
 }
 
 /// What the filters do at every depth of a container that goes by as text (see

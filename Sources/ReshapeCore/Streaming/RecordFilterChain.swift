@@ -87,6 +87,14 @@ final class RecordFilterChain {
     /// Containers copied from the text with something done to them (for tests: see
     /// `StreamSettings.outcome`).
     private(set) var containersPassed = 0
+    /// A bit per filter that renames members and has a filter after it that may drop names: told
+    /// of the record's members that go by it without their names (see
+    /// `RecordFilter.memberWentBy`).
+    private let renamersAsked: UInt64
+    /// See `MemberRoute.renamed`.
+    @exclusivity(unchecked) private var wentBy: [(filter: Int, hash: UInt64)] = []
+    /// How much of `wentBy` the routes kept in `routes` use.
+    @exclusivity(unchecked) private var keptWentBy = 0
 
     fileprivate init(_ makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter], needs: [MemberNeeds]?) {
         self.needs = needs
@@ -109,6 +117,16 @@ final class RecordFilterChain {
         }
         // Names the reader found distinct stay so unless a filter renames them.
         writer.comparesNames = filters.contains { $0.renamesMembers }
+        var renamers: UInt64 = 0
+        var dropsAfter = false
+        for index in self.filters.indices.reversed() {
+            if dropsAfter && self.filters[index].renamesMembers {
+                renamers |= 1 << UInt64(index)
+                self.filters[index].namesMayBeDropped()
+            }
+            if !self.filters[index].passesEveryName { dropsAfter = true }
+        }
+        renamersAsked = renamers
     }
 
     /// Writes the reshaped record to `out`, or nothing when a rule removed it whole
@@ -199,6 +217,7 @@ final class RecordFilterChain {
         writer = RecordTextWriter()
         self.first = first
         filters = []
+        renamersAsked = 0
     }
 
     /// Gathers tokens, their bytes kept in an arena.
@@ -415,15 +434,25 @@ final class RecordFilterChain {
             if let known = knownRoutes.find(token) {
                 route = routes[Int(known)]
             } else {
-                route = MemberRoute(token, needs ?? [], keptIn: knownRoutes.isFull ? arena : knownRoutes.kept, passes: passIndex)
+                // Those of a route not kept (no room for more) go with it.
+                if wentBy.count > keptWentBy { wentBy.removeSubrange(keptWentBy...) }
+                route = MemberRoute(
+                    token, needs ?? [], keptIn: knownRoutes.isFull ? arena : knownRoutes.kept, renamers: renamersAsked,
+                    wentBy: &wentBy, passes: passIndex)
                 if !knownRoutes.isFull {
                     knownRoutes.add(token, Int32(routes.count))
                     routes.append(route)
+                    keptWentBy = wentBy.count
                 }
             }
             parser.skipWhitespace()
             guard parser.index < parser.text.count else { return false }
             if route.tokens.isDisjoint(with: ValueKinds(firstByte: parser.text[parser.index])) {
+                if !route.renamed.isEmpty {
+                    for index in route.renamed {
+                        guard filters[wentBy[index].filter].memberWentBy(named: wentBy[index].hash) else { return false }
+                    }
+                }
                 if route.drops {
                     // Dropped, name and value: the value is still read as strictly as the rest.
                     membersPast += 1
@@ -489,8 +518,19 @@ final class RecordFilterChain {
         var growth = 0
         /// For a container value: the pass (an index into `passes`).
         var pass = 0
+        /// The renaming filters it goes by that are told so (see `RecordFilter.memberWentBy`),
+        /// with the hash of the name each gives it: a range of the chain's `wentBy`.
+        var renamed = 0..<0
 
-        init(_ token: RecordToken, _ needs: [MemberNeeds], keptIn kept: TokenArena, passes: (ContainerPass, UInt64) -> Int?) {
+        /// - Parameters:
+        ///   - renamers: a bit per filter that is told of the members that go by it.
+        ///   - wentBy: gets those filters, and the hash of the name each gives the member.
+        init(
+            _ token: RecordToken, _ needs: [MemberNeeds], keptIn kept: TokenArena, renamers: UInt64,
+            wentBy: inout [(filter: Int, hash: UInt64)], passes: (ContainerPass, UInt64) -> Int?
+        ) {
+            let firstRenamed = wentBy.count
+            defer { renamed = firstRenamed..<wentBy.count }
             // The name's bytes (in the record's text, or decoded into the record's arena) last as
             // long as the route.
             name = RecordToken(name: kept.keep(token.bytes), hash: token.hash, plain: token.flag)
@@ -511,6 +551,7 @@ final class RecordFilterChain {
                     let bytes = newName.withUnsafeBytes { kept.keep($0) }
                     name = RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
                 }
+                if renamers & (1 << UInt64(index)) != 0 { wentBy.append((index, name.hash)) }
             }
             key |= pass.nullingKey
             if let found = passes(pass, key) {
