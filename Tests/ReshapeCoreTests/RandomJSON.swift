@@ -2,7 +2,11 @@
 /// reach every op's corner cases (empty containers, blank strings, `-0`, big numbers, escaped and
 /// colliding names) and rules over the paths that matter to them.
 enum RandomJSON {
-    static func value(_ random: inout SeededGenerator, depth: Int) -> String {
+    /// Member names: with names that renamings make of others (`aB` of `a_b`), for collisions.
+    static let names = ["id", "a_b", "x", "data", "fooBar", "uid", "a", "w", #"\u0061"#, "value", #"a\"b"#]
+    static let collidingNames = names + ["aB", "foo_bar", "A_B"]
+
+    static func value(_ random: inout SeededGenerator, depth: Int, names: [String] = names) -> String {
         switch depth > 3 ? random.next(6) : random.next(9) {
         case 0: return "null"
         case 1: return random.pick([#""""#, #"" ""#, #""x""#, #""12.50""#, #""true""#, #""3""#, #""a\u0000b""#])
@@ -11,27 +15,27 @@ enum RandomJSON {
         case 4: return "{}"
         case 5: return "[]"
         case 6, 7:
-            let names = ["id", "a_b", "x", "data", "fooBar", "uid", "a", "w", #"\u0061"#, "value", #"a\"b"#]
             var parts: [String] = []
             var used = Set<String>()
             for _ in 0..<random.next(6) {
                 let name = random.pick(names)
                 if used.insert(name).inserted || random.next(5) == 0 {
-                    parts.append(#""\#(name)": \#(value(&random, depth: depth + 1))"#)
+                    parts.append(#""\#(name)": \#(value(&random, depth: depth + 1, names: names))"#)
                 }
             }
             return "{ " + parts.joined(separator: " ,\n") + "}"
         default:
-            return "[" + (0..<random.next(4)).map { _ in value(&random, depth: depth + 1) }.joined(separator: ", ") + "]"
+            return "[" + (0..<random.next(4)).map { _ in value(&random, depth: depth + 1, names: names) }.joined(separator: ", ") + "]"
         }
     }
 
-    static func rule(_ random: inout SeededGenerator) -> String {
+    /// - Parameter paths: more paths to pick from.
+    static func rule(_ random: inout SeededGenerator, paths: [String] = []) -> String {
         let path = random.pick([
             "$", "$.*", "$[*]", "$.data", "$.a", "$[0]", "$[-1]", "$.*.*", "$.a.x", "$..*", "$..a", "$.*[-1]", "$[*].id", "$.x.*",
             "$[?@.a]", "$[*][?@ == 1 || @ == '']", "$.*[?@.x == 'x' || @.id > 1].a", "$[*]..[?@ == null]", "$..[?length(@) > 1]",
             "$[*][?@.a == @.x]", "$[?!@.id]['a','x']",
-        ])
+        ] + paths)
         let key = random.pick(["id", "uid", "a", "x"])
         let flag = random.next(2) == 0
         switch random.next(14) {

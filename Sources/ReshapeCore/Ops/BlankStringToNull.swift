@@ -89,6 +89,9 @@ extension BlankStringToNull {
         /// It adds or changes values, and drops no name.
         var passesEveryName: Bool { true }
 
+        /// It fails on nothing.
+        func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool { true }
+
         @exclusivity(unchecked) var cursor: PathCursor
         let trim: Bool
         let next: any RecordFilter

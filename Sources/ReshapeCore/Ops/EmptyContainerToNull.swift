@@ -71,6 +71,9 @@ private final class EmptyToNullFilter: RecordFilter {
     /// It adds or changes values, and drops no name.
     var passesEveryName: Bool { true }
 
+    /// It fails on nothing.
+    func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool { true }
+
     @exclusivity(unchecked) var cursor: PathCursor
     let opener: RecordToken
     let closer: RecordToken.Kind

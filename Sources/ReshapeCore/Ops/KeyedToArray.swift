@@ -296,6 +296,14 @@ extension KeyedToArray {
         /// It adds the id member; every other token goes on as it came.
         var recordMembersMade: [[UInt8]]? { [Array(idName.bytes)] }
 
+        /// Unless the record has a member named as the id (the tree decides: an error, or the
+        /// member overwritten or kept), found ahead in its text.
+        func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool {
+            var found: [(name: Int, value: Range<Int>)] = []
+            guard RecordPeek.members([Array(idName.bytes)], in: record, into: &found) != nil else { return false }
+            return found.isEmpty
+        }
+
         func take(_ token: RecordToken) -> Bool {
             if depth == 0 {
                 guard token.kind == .objectStart else { return false }

@@ -163,6 +163,9 @@ extension Remove {
 
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active }
 
+        /// A removal never fails.
+        func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool { true }
+
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {

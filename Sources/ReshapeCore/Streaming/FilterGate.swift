@@ -141,6 +141,9 @@ final class FilterGate: RecordFilter {
 
     var passesEveryName: Bool { next.passesEveryName }
 
+    /// Its filters decide nothing that fails: as the rule's filter says.
+    func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool { next.letsRemovedRecordGo(record) }
+
     func namesMayBeDropped() { next.namesMayBeDropped() }
 
     func memberWentBy(named hash: UInt64) -> Bool { next.memberWentBy(named: hash) }

@@ -55,6 +55,13 @@ protocol RecordFilter: AnyObject {
     /// when a filter after it drops one). Asked only after `namesMayBeDropped`. By default, true.
     func memberWentBy(named hash: UInt64) -> Bool
 
+    /// A filter after this one removed the record at its first token: whether this filter may
+    /// let the record go without taking its other tokens, given its text (`record`, from its
+    /// first byte). False when they must still come to it: on the tree, this filter's rule runs
+    /// on the whole record before the removal, and may fail on what it holds (a member that
+    /// conflicts, a value it cannot convert). By default, false.
+    func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool
+
     /// For a filter after this one that reads ahead in the record's text (see `FilterGate`):
     /// the names of the record's own members this filter may add, change or remove, when it
     /// passes on every other token at once, as it took it; nil (the default) when it may change
@@ -70,6 +77,8 @@ extension RecordFilter {
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool { ignores(token) }
 
     var passesEveryName: Bool { false }
+
+    func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool { false }
 
     func namesMayBeDropped() {}
 
@@ -380,6 +389,17 @@ final class KnownNames {
             slot = (slot + 1) & (slots.count - 1)
         }
         return nil
+    }
+
+    /// What was decided for `token`'s name, looking first at the name added `guess`-th (records
+    /// tend to list their members in one order).
+    @inline(__always)
+    func find(_ token: RecordToken, guess: Int) -> Int32? {
+        if guess < entries.count {
+            let entry = entries[guess]
+            if entry.name.hash == token.hash && entry.name.bytes.sameBytes(as: token.bytes) { return entry.value }
+        }
+        return find(token)
     }
 
     /// Remembers what was decided for `token`'s name, unless full.

@@ -2,6 +2,8 @@
 /// for a stream, shared by its threads; each thread makes its own `RecordFilterChain`.
 struct RecordFilterPlan: Sendable {
     private let makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter]
+    /// The 1-based number of each filter's rule.
+    private let rules: [Int]
     /// What each filter needs to see of a record's members; nil when some filter must see all.
     private let needs: [MemberNeeds]?
 
@@ -17,6 +19,7 @@ struct RecordFilterPlan: Sendable {
     {
         var step = RecordPlan.Step(chain: chain, kind: kind)
         var makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter] = []
+        var rules: [Int] = []
         var needs: [MemberNeeds]? = []
         for (offset, operation) in operations[0..<route.streamed].enumerated() {
             // Asked before the rule moves the collection, so that the chain is not copied for
@@ -29,18 +32,19 @@ struct RecordFilterPlan: Sendable {
             case .unchanged: continue
             case .filter(let make):
                 makers.append(make)
+                rules.append(offset + 1)
                 if needs != nil, let need = operation.recordMemberNeeds(context) { needs?.append(need) } else { needs = nil }
             case .needsTree: return nil
             }
             guard makers.count <= maxFilters else { return nil }
         }
         guard step.kind == .array, !makers.isEmpty else { return nil }
-        return RecordFilterPlan(makers: makers, needs: needs)
+        return RecordFilterPlan(makers: makers, rules: rules, needs: needs)
     }
 
     /// A chain for one thread.
     func makeChain() -> RecordFilterChain {
-        RecordFilterChain(makers, needs: needs)
+        RecordFilterChain(makers, rules: rules, needs: needs)
     }
 }
 
@@ -49,8 +53,10 @@ struct RecordFilterPlan: Sendable {
 /// the writer writes a tree.
 final class RecordFilterChain {
     private let first: any RecordFilter
-    /// The rules' filters, in order (without the writer).
+    /// The rules' filters, in order (without the writer), and the 1-based number of each one's
+    /// rule.
     private let filters: [any RecordFilter]
+    private let rules: [Int]
     private let writer: RecordTextWriter
     /// While above 0: the tokens of a container every filter ignores go to the writer alone, and
     /// this counts the containers open in it.
@@ -72,6 +78,8 @@ final class RecordFilterChain {
     /// The routes of the record members met so far, by name: the index of each in `routes`.
     private let knownRoutes = KnownNames()
     @exclusivity(unchecked) private var routes: [MemberRoute] = []
+    /// The route the record's next member likely takes: the one after the last member's.
+    @exclusivity(unchecked) private var nextRoute = 0
     /// Members of records that went to the writer alone (for tests: see
     /// `StreamSettings.outcome`).
     private(set) var membersPast = 0
@@ -96,8 +104,9 @@ final class RecordFilterChain {
     /// How much of `wentBy` the routes kept in `routes` use.
     @exclusivity(unchecked) private var keptWentBy = 0
 
-    fileprivate init(_ makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter], needs: [MemberNeeds]?) {
+    fileprivate init(_ makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter], rules: [Int], needs: [MemberNeeds]?) {
         self.needs = needs
+        self.rules = rules
         routesMembers = needs != nil
         arena = TokenArena()
         writer = RecordTextWriter()
@@ -154,6 +163,7 @@ final class RecordFilterChain {
         bypass = 0
         direct = -1
         dropped = false
+        nextRoute = 0
         self.depthLeft = depthLeft
         swap(&out, &writer.out)
         defer { swap(&out, &writer.out) }
@@ -217,6 +227,7 @@ final class RecordFilterChain {
         writer = RecordTextWriter()
         self.first = first
         filters = []
+        rules = []
         renamersAsked = 0
     }
 
@@ -361,9 +372,9 @@ final class RecordFilterChain {
                         if agreed != 0 { containersPassed += 1 }
                     } else {
                         guard emit(token, asked: bypass == 0) else { return false }
-                        if frames.isEmpty && arena.droppedBy > 0 {
-                            // A rule removed the record at its first token: the rest is read as
-                            // strictly, and goes nowhere.
+                        if frames.isEmpty && arena.droppedBy > 0 && lettingGo(UnsafeRawBufferPointer(rebasing: parser.text[open...])) {
+                            // A rule removed the record at its first token, and the rules before it
+                            // cannot fail on the rest: it is read as strictly, and goes nowhere.
                             parser.index = open
                             guard drop(&parser) else { return false }
                             parser.skipWhitespace()
@@ -411,6 +422,17 @@ final class RecordFilterChain {
         }
     }
 
+    /// Whether every filter before the one whose rule removed the record (`arena.droppedBy`) at
+    /// its first token lets it go without its other tokens, given its text (see
+    /// `RecordFilter.letsRemovedRecordGo`); otherwise they still come, and the removing filter
+    /// drops them.
+    private func lettingGo(_ record: UnsafeRawBufferPointer) -> Bool {
+        for index in filters.indices where rules[index] < arena.droppedBy {
+            guard filters[index].letsRemovedRecordGo(record) else { return false }
+        }
+        return true
+    }
+
     /// Reads `"name" :` and hands the name on. Gives up on a duplicate, and on objects too large
     /// to compare names one by one.
     private func readName(_ parser: inout JSONParser) -> Bool {
@@ -431,8 +453,9 @@ final class RecordFilterChain {
         if routesMembers && frames.count == 1 && bypass == 0 && !arena.holdsRecord {
             // A member of the record: past the filters when none needs it with this kind of value.
             let route: MemberRoute
-            if let known = knownRoutes.find(token) {
+            if let known = knownRoutes.find(token, guess: nextRoute) {
                 route = routes[Int(known)]
+                nextRoute = Int(known) + 1
             } else {
                 // Those of a route not kept (no room for more) go with it.
                 if wentBy.count > keptWentBy { wentBy.removeSubrange(keptWentBy...) }
@@ -463,7 +486,7 @@ final class RecordFilterChain {
                 direct = route.pass
                 membersPast += 1
                 arena.growth = arena.growth.addingClamped(route.growth)
-                return writer.take(route.name)
+                return writer.take(route.name, written: route.written)
             }
         }
         return emit(token)
@@ -512,8 +535,9 @@ final class RecordFilterChain {
         var tokens: ValueKinds = []
         /// A filter drops the member, name and value, whatever its value.
         var drops = false
-        /// The name written.
+        /// The name written, and its text as written: quoted, with its colon.
         var name: RecordToken
+        var written = UnsafeRawBufferPointer(start: nil, count: 0)
         /// What renaming it added to the output bound, as the filters would count it.
         var growth = 0
         /// For a container value: the pass (an index into `passes`).
@@ -553,6 +577,10 @@ final class RecordFilterChain {
                 }
                 if renamers & (1 << UInt64(index)) != 0 { wentBy.append((index, name.hash)) }
             }
+            var text = ByteBuffer(capacity: name.bytes.count + 3)
+            JSONText.appendQuoted(name.bytes, to: &text)
+            text.append(UInt8(ascii: ":"))
+            written = text.withBytes { kept.keep($0) }
             key |= pass.nullingKey
             if let found = passes(pass, key) {
                 self.pass = found
@@ -612,18 +640,33 @@ final class RecordTextWriter: RecordFilter {
 
     func skip(_ token: RecordToken) {}
 
+    /// Takes the name `token` whose text as written (quoted, with its colon) is `written`.
+    func take(_ token: RecordToken, written: UnsafeRawBufferPointer) -> Bool {
+        guard beginName(token) else { return false }
+        out.append(written)
+        return out.count <= outputLimit
+    }
+
+    /// Before a name: the comma before it, and (when names are compared) whether its object has
+    /// it already.
+    @inline(__always)
+    private func beginName(_ token: RecordToken) -> Bool {
+        guard let top = frames.last, top.isObject else { return false }
+        if top.count > 0 { out.append(UInt8(ascii: ",")) }
+        frames[frames.count - 1].count += 1
+        if comparesNames {
+            guard top.count < JSONParser.rawCaptureMemberLimit else { return false }
+            let hash = token.hash
+            for position in top.firstName..<names.count where names[position] == hash { return false }
+            names.append(hash)
+        }
+        return true
+    }
+
     func take(_ token: RecordToken) -> Bool {
         switch token.kind {
         case .name:
-            guard let top = frames.last, top.isObject else { return false }
-            if top.count > 0 { out.append(UInt8(ascii: ",")) }
-            frames[frames.count - 1].count += 1
-            if comparesNames {
-                guard top.count < JSONParser.rawCaptureMemberLimit else { return false }
-                let hash = token.hash
-                for position in top.firstName..<names.count where names[position] == hash { return false }
-                names.append(hash)
-            }
+            guard beginName(token) else { return false }
             appendString(token)
             out.append(UInt8(ascii: ":"))
             return out.count <= outputLimit
