@@ -348,6 +348,9 @@ import Testing
             (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"hoist","path":"$[*].p","member":"n"}]"#, #"{"p": {"n": 1, "x_y": 1, "xY": 2}}"#),
             (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"keyedToArray","path":"$[*].p.xY"}]"#, #"{"p": {"xY": {"a_b": {}, "aB": {}}}}"#),
             (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*].p","map":{"n":"x_y"}},{"op":"emptyObjectToNull"},{"op":"remove","path":"$[*].p.x_y"}]"#, #"{"p": {"n": 1, "x_y": 2}}"#),
+            // Inside a member a rule drops whole, past the filters: read as the renaming would.
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase","path":"$[*].*"},{"op":"remove","path":"$[*].*"}]"#, #"{"p": {"q": {"a_b": 1, "aB": 2}}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].p"}]"#, #"{"p": [{"a_b": 1, "aB": 2}]}"#),
             // Flattening and keying by id make names too.
             (#"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*]","member":"p"},{"op":"remove","path":"$[*].x_y"}]"#, #"{"x_y": 1, "p": {"x_y": 2}}"#),
             (#"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*]","member":"p"},{"op":"remove","path":"$[*].k"}]"#, #"{"p": {"k": 2}, "k": 1}"#),

@@ -481,7 +481,7 @@ final class RecordFilterChain {
                     membersPast += 1
                     dropped = true
                     arena.growth = arena.growth.addingClamped(route.growth)
-                    return drop(&parser)
+                    return drop(&parser, pass: route.pass)
                 }
                 direct = route.pass
                 membersPast += 1
@@ -492,8 +492,10 @@ final class RecordFilterChain {
         return emit(token)
     }
 
-    /// Reads the member value at `parser.index` as strictly as `read` does, writing nothing.
-    private func drop(_ parser: inout JSONParser) -> Bool {
+    /// Reads the member value at `parser.index` as strictly as `read` does, writing nothing; a
+    /// container with what `pass` (an index into `passes`) does in it, so that a renaming before
+    /// the filter that drops it fails on a name it would make twice there, as on the tree.
+    private func drop(_ parser: inout JSONParser, pass: Int = 0) -> Bool {
         let byte = parser.text[parser.index]
         switch byte {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -512,8 +514,10 @@ final class RecordFilterChain {
             // A large value's copy is not kept for the next.
             defer { if discarded.capacity > 1 << 20 { discarded = ByteBuffer() } }
             // Depth as `read` counts it: the record's frames and this value's.
+            let copying = passes[pass]
+            defer { copying.scratch.growth = 0 }
             return parser.transformRecord(
-                .identity, id: nil, depthLeft: depthLeft - frames.count, into: &discarded, scratch: &passes[0].scratch,
+                copying.fast, id: nil, depthLeft: depthLeft - frames.count, into: &discarded, scratch: &copying.scratch,
                 outputLimit: Int.max, wholeText: false)
         case UInt8(ascii: "\""):
             return (try? parser.scanString()) != nil
