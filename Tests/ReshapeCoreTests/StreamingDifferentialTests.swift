@@ -377,6 +377,25 @@ import Testing
         }
     }
 
+    /// `keep` fails on a selected value that is not an object even inside a member it drops (the
+    /// tree looks at every selected value first): `$..aB` selects inside the values it drops.
+    @Test func keepFailsInsideWhatItDrops() throws {
+        let clean = #"{"aB": {"x": 1, "y": {"aB": {"x": 2}}}, "k": {"aB": {}}}"#
+        for (spec, failing) in [
+            (#"[{"op":"keyedToArray"},{"op":"keep","path":"$..aB","members":["x"]}]"#, #"{"aB": {"x": 1, "y": {"aB": [1]}}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"keep","path":"$..aB","members":["x"]}]"#, #"{"aB": {"x": 1, "aB": "s"}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"keep","path":"$[*].*..aB","members":["x"]}]"#, #"{"y": {"aB": {"x": 1, "aB": null, "q": {"aB": 5}}}}"#),
+            (#"[{"op":"keyedToArray"},{"op":"keep","path":"$[*]","members":["aB"]},{"op":"keep","path":"$..aB","members":["x"]}]"#, #"{"aB": {"x": 1, "y": {"aB": 7}}}"#),
+        ] {
+            let rules = try Rules(json: spec)
+            let records = (0..<100).map { #""r\#($0)": \#($0 == 60 ? failing : clean)"# }
+            let outcomes = Outcomes()
+            #expect(Self.compare(rules, Array(("{" + records.joined(separator: ",") + "}").utf8), outcomes: outcomes, context: spec))
+            let counts = outcomes.counts()
+            #expect(counts["rerun", default: 0] == 0 && counts["failed", default: 0] > 0, "\(spec): \(counts)")
+        }
+    }
+
     /// A record a rule removes at its first token still fails the rules before that one as on
     /// the tree, which runs them on the whole record first (found by
     /// `randomRecordsWithCollidingNames`: the stream dropped the record unread).

@@ -68,18 +68,18 @@ extension Keep {
         }
     }
 
-    /// In a selected record, a member not listed is dropped, name and value; a record's member
-    /// that the path selects or selects in is seen.
+    /// In a selected record, a member not listed is dropped, name and value, unless the path
+    /// selects it or selects in it: a record's member it selects or selects in is seen.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
         guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let selectsRecord = record & matcher.selected != 0
         let listed = members
         return { name in
             var use = MemberUse()
-            if selectsRecord && !Keep.keeps(name.bytes, hash: name.hash, listed: listed) {
-                use.drops = true
-            } else if matcher.child(record, name: name.bytes, hash: name.hash) != 0 {
+            if matcher.child(record, name: name.bytes, hash: name.hash) != 0 {
                 use.tokens = .all
+            } else if selectsRecord && !Keep.keeps(name.bytes, hash: name.hash, listed: listed) {
+                use.drops = true
             }
             return use
         }

@@ -4,7 +4,8 @@
 final class MemberDropping: RecordFilter {
     @exclusivity(unchecked) var cursor: PathCursor
     /// A selected value that is neither an object nor `null` makes the record take its tree
-    /// (which names the error), rather than passing on as it is.
+    /// (which names the error), rather than passing on as it is; so does a member dropped whose
+    /// value the path selects or selects in.
     let nonObjectsNeedTheTree: Bool
     let drops: (RecordToken) -> Bool
     let next: any RecordFilter
@@ -47,6 +48,9 @@ final class MemberDropping: RecordFilter {
         switch token.kind {
         case .name:
             if selected.last == true && drops(token) {
+                // The path may select inside the value dropped, a value that fails (the tree
+                // looks at every selected value before it drops any).
+                guard !(nonObjectsNeedTheTree && cursor.memberStates != 0) else { return false }
                 dropsValue = true
                 return true
             }
