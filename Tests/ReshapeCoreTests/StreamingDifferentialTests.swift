@@ -408,6 +408,8 @@ import Testing
             (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].n","to":"number"},{"op":"remove","path":"$[*]"}]"#, #"{"n": "two"}"#),
             (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[?@.k == 1]"}]"#, #"{"k": 1, "p": {"a_b": 1, "aB": 2}}"#),
             (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].p","key":"z","value":1},{"op":"remove","path":"$[*]"}]"#, #"{"p": [1]}"#),
+            (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].n","to":"number"},{"op":"remove","path":"$[?@.plan == 'free']"}]"#, #"{"n": "two", "plan": "free"}"#),
+            (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].n","to":"number"},{"op":"remove","path":"$[?@.plan == 'free']"}]"#, #"{"n": "two", "plan": "paid"}"#),
         ] {
             try Self.expectRecordFails(spec, failing, among: clean)
         }
