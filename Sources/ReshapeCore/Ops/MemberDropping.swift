@@ -4,14 +4,19 @@
 final class MemberDropping: RecordFilter {
     @exclusivity(unchecked) var cursor: PathCursor
     /// A selected value that is neither an object nor `null` makes the record take its tree
-    /// (which names the error), rather than passing on as it is; so does a member dropped whose
-    /// value the path selects or selects in.
+    /// (which names the error), rather than passing on as it is, inside a member dropped too
+    /// (the tree looks at every selected value before it drops any).
     let nonObjectsNeedTheTree: Bool
     let drops: (RecordToken) -> Bool
     let next: any RecordFilter
     @exclusivity(unchecked) var skipper = ValueSkipper()
     /// The member whose name was dropped: its value goes too.
     @exclusivity(unchecked) var dropsValue = false
+    /// The value of the member whose name was dropped goes too, but the path reaches into it:
+    /// its tokens are followed for a selected value that fails, and not passed on; `checking`
+    /// counts the containers open in it.
+    @exclusivity(unchecked) var checksValue = false
+    @exclusivity(unchecked) var checking = 0
     /// Per container open among the tokens taken: whether it is a selected object.
     @exclusivity(unchecked) var selected: [Bool] = []
 
@@ -26,11 +31,13 @@ final class MemberDropping: RecordFilter {
         cursor.start(key: key)
         skipper = ValueSkipper()
         dropsValue = false
+        checksValue = false
+        checking = 0
         selected.empty()
         return next.start(key: key)
     }
 
-    func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active }
+    func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active && !checksValue && checking == 0 }
 
     func skip(_ token: RecordToken) { cursor.skip() }
 
@@ -45,13 +52,29 @@ final class MemberDropping: RecordFilter {
             return true
         }
         let states = cursor.take(token)
+        if checksValue || checking > 0 {
+            // Not passed on; a selected value here that is neither an object nor null fails.
+            if nonObjectsNeedTheTree && token.startsValue && cursor.selects(states) && token.kind != .objectStart && token.kind != .null {
+                return false
+            }
+            if checksValue {
+                checksValue = false
+                if token.opens { checking = 1 }
+            } else if token.opens {
+                checking += 1
+            } else if token.closes {
+                checking -= 1
+            }
+            return true
+        }
         switch token.kind {
         case .name:
             if selected.last == true && drops(token) {
-                // The path may select inside the value dropped, a value that fails (the tree
-                // looks at every selected value before it drops any).
-                guard !(nonObjectsNeedTheTree && cursor.memberStates != 0) else { return false }
-                dropsValue = true
+                if nonObjectsNeedTheTree && cursor.memberStates != 0 {
+                    checksValue = true
+                } else {
+                    dropsValue = true
+                }
                 return true
             }
         case .objectStart:
