@@ -272,6 +272,9 @@ extension KeyedToArray {
         let kept: TokenArena
         @exclusivity(unchecked) var key = UnsafeRawBufferPointer(start: nil, count: 0)
         @exclusivity(unchecked) var depth = 0
+        /// The id's name, as `RecordPeek` looks for it, and what it finds (reused).
+        let idNames: [[UInt8]]
+        @exclusivity(unchecked) var found: [(name: Int, value: Range<Int>)] = []
 
         init(idKey: [UInt8], next: any RecordFilter, arena: TokenArena) {
             self.next = next
@@ -279,6 +282,7 @@ extension KeyedToArray {
             let kept = TokenArena()
             idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: idKey.withUnsafeBytes { JSONText.isPlain($0) })
             self.kept = kept
+            idNames = [idKey]
         }
 
         func start(key: UnsafeRawBufferPointer?) -> Bool {
@@ -299,8 +303,7 @@ extension KeyedToArray {
         /// Unless the record has a member named as the id (the tree decides: an error, or the
         /// member overwritten or kept), found ahead in its text.
         func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool {
-            var found: [(name: Int, value: Range<Int>)] = []
-            guard RecordPeek.members([Array(idName.bytes)], in: record, into: &found) != nil else { return false }
+            guard RecordPeek.members(idNames, in: record, into: &found) != nil else { return false }
             return found.isEmpty
         }
 
