@@ -383,6 +383,28 @@ import Testing
         #expect(counts["rerun", default: 0] == 0 && counts["failed", default: 0] > 0, "\(spec): \(counts)")
     }
 
+    /// More distinct record member names than a stream keeps routes for (`KnownNames.capacity`):
+    /// the routes of the names past it are made for each member, and write its name themselves;
+    /// a renaming's names are still compared when a rule after it drops one.
+    @Test func recordMembersPastTheRouteCache() throws {
+        let records = (0..<2_200).map { index in
+            #""r\#(index)": {"x": \#(index), "k_\#(index)": 1, "n\u00e9_\#(index)": [\#(index)], "q_\#(index)": {"a_b": 2}}"#
+        }
+        let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+        let spec = #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase","path":"$[*]","deep":false},{"op":"remove","path":"$[*].x"}]"#
+        let rules = try Rules(json: spec)
+        let outcomes = Outcomes()
+        #expect(Self.compare(rules, input, outcomes: outcomes, context: spec))
+        let counts = outcomes.counts()
+        #expect(counts["members past", default: 0] > 0 && counts["record trees", default: 0] == 0, "\(counts)")
+        // A collision in a record past the cache, where the colliding member is removed.
+        let failing = records.prefix(2_100) + [#""late": {"k_1": 1, "k1": 2}"#]
+        let collides = try Rules(json: #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase","path":"$[*]","deep":false},{"op":"remove","path":"$[*].k1"}]"#)
+        let late = Array(("{" + failing.joined(separator: ",") + "}").utf8)
+        #expect(Self.compare(collides, late, context: "late collision"))
+        #expect(throws: ReshapeError.self) { try collides.applyWholeTree(to: late) }
+    }
+
     /// `keep` fails on a selected value that is not an object even inside a member it drops (the
     /// tree looks at every selected value first): `$..aB` selects inside the values it drops.
     @Test func keepFailsInsideWhatItDrops() throws {

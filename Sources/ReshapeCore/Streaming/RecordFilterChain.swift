@@ -461,7 +461,7 @@ final class RecordFilterChain {
                 if wentBy.count > keptWentBy { wentBy.removeSubrange(keptWentBy...) }
                 route = MemberRoute(
                     token, needs ?? [], keptIn: knownRoutes.isFull ? arena : knownRoutes.kept, renamers: renamersAsked,
-                    wentBy: &wentBy, passes: passIndex)
+                    wentBy: &wentBy, rendersName: !knownRoutes.isFull, passes: passIndex)
                 if !knownRoutes.isFull {
                     knownRoutes.add(token, Int32(routes.count))
                     routes.append(route)
@@ -539,7 +539,8 @@ final class RecordFilterChain {
         var tokens: ValueKinds = []
         /// A filter drops the member, name and value, whatever its value.
         var drops = false
-        /// The name written, and its text as written: quoted, with its colon.
+        /// The name written, and its text as written: quoted, with its colon (empty for a route
+        /// used once, which writes the name itself).
         var name: RecordToken
         var written = UnsafeRawBufferPointer(start: nil, count: 0)
         /// What renaming it added to the output bound, as the filters would count it.
@@ -553,9 +554,10 @@ final class RecordFilterChain {
         /// - Parameters:
         ///   - renamers: a bit per filter that is told of the members that go by it.
         ///   - wentBy: gets those filters, and the hash of the name each gives the member.
+        ///   - rendersName: the route is kept for the names to come: it keeps the name's text.
         init(
             _ token: RecordToken, _ needs: [MemberNeeds], keptIn kept: TokenArena, renamers: UInt64,
-            wentBy: inout [(filter: Int, hash: UInt64)], passes: (ContainerPass, UInt64) -> Int?
+            wentBy: inout [(filter: Int, hash: UInt64)], rendersName: Bool, passes: (ContainerPass, UInt64) -> Int?
         ) {
             let firstRenamed = wentBy.count
             defer { renamed = firstRenamed..<wentBy.count }
@@ -581,10 +583,12 @@ final class RecordFilterChain {
                 }
                 if renamers & (1 << UInt64(index)) != 0 { wentBy.append((index, name.hash)) }
             }
-            var text = ByteBuffer(capacity: name.bytes.count + 3)
-            JSONText.appendQuoted(name.bytes, to: &text)
-            text.append(UInt8(ascii: ":"))
-            written = text.withBytes { kept.keep($0) }
+            if rendersName {
+                var text = ByteBuffer(capacity: name.bytes.count + 3)
+                JSONText.appendQuoted(name.bytes, to: &text)
+                text.append(UInt8(ascii: ":"))
+                written = text.withBytes { kept.keep($0) }
+            }
             key |= pass.nullingKey
             if let found = passes(pass, key) {
                 self.pass = found
@@ -644,8 +648,10 @@ final class RecordTextWriter: RecordFilter {
 
     func skip(_ token: RecordToken) {}
 
-    /// Takes the name `token` whose text as written (quoted, with its colon) is `written`.
+    /// Takes the name `token` whose text as written (quoted, with its colon) is `written`, or
+    /// is made from the token when `written` is empty.
     func take(_ token: RecordToken, written: UnsafeRawBufferPointer) -> Bool {
+        guard !written.isEmpty else { return take(token) }
         guard beginName(token) else { return false }
         out.append(written)
         return out.count <= outputLimit
