@@ -266,7 +266,10 @@ final class RecordRunner: @unchecked Sendable {
                 }
             }
         }
-        work = work.addingClamped(document.work)
+        // And each rule's set-up on the record's document (its selection), which a whole tree
+        // pays once but a stream once per record: a rule run on a one-value record takes about
+        // the time of four or five steps of a whole tree, of which its path and edit count two.
+        work = work.addingClamped(document.work).addingClamped(route.streamed * Self.stepsPerRuleSetUp)
         // With the envelope's chain counted again for each record: more than the tree, never less.
         growth = growth.addingClamped(document.growth)
         let collection = try outputCollection(in: document.root)
@@ -311,9 +314,13 @@ final class RecordRunner: @unchecked Sendable {
         return node.isArray ? node.arrayCount == 0 : node.isObject && node.objectCount == 0
     }
 
+    /// Steps of work a rule's set-up on a record's own tree counts (docs/limits.md).
+    static let stepsPerRuleSetUp = 3
+
     /// Reshapes a batch of records into its output. A record that fails is kept in the batch with
     /// its error, and the records after it are still reshaped (their output is not kept), so that
-    /// the batch's error is the one the whole tree gives first (see `rank`); a limit ends it.
+    /// the batch's error is the one the whole tree gives first (see `rank`); a limit ends it, and
+    /// so does the first record past the batch's budget (`RecordBatch.budget`).
     func process(_ batch: RecordBatch) {
         var scratch = JSONParser.NameScratch()
         defer {
@@ -325,28 +332,36 @@ final class RecordRunner: @unchecked Sendable {
         var parser = JSONParser(
             text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,
             rawDepth: nil, maxDepth: fastDepth)
+        // The batch's amounts are kept here while it runs (a class's properties cost an access
+        // check each time).
+        var work = batch.work
+        var growthSoFar = batch.growth
+        var totals = batch.totals
+        let (budget, spending, streamLimits) = (batch.budget, batch.spending, batch.streamLimits)
+        var reported = totals.last ?? RecordBatch.Amounts(work: 0, growth: 0, output: 0)
+        defer {
+            batch.work = work
+            batch.growth = growthSoFar
+            batch.totals = totals
+            _ = spending?.add((totals.last ?? reported) - reported)
+        }
+        let startsStream = batch.startsStream
         for (position, slice) in batch.slices.enumerated() {
             let mark = batch.output.count
             do throws(ReshapeError) {
                 scratch.growth = 0
                 var growth = 0
                 let fate = try process(
-                    slice, into: &batch.output, parser: &parser, scratch: &scratch, work: &batch.work, growth: &growth)
+                    slice, into: &batch.output, parser: &parser, scratch: &scratch, work: &work, growth: &growth)
                 switch fate {
                 case .kept: batch.written += 1
                 case .dropped(let rule): batch.drops.append((position, rule))
                 }
                 // The stream's first record was counted with the envelope (see `envelopeOutput`).
-                if position > 0 || !batch.startsStream {
-                    batch.growth = batch.growth.addingClamped(growth).addingClamped(scratch.growth)
+                if position > 0 || !startsStream {
+                    growthSoFar = growthSoFar.addingClamped(growth).addingClamped(scratch.growth)
                 }
-                if batch.error != nil {
-                    batch.output.truncate(to: mark)
-                } else if batch.output.count > limits.maxOutputBytes {
-                    // Checked per record, not per batch: renamings can make a record's output far
-                    // larger than its text.
-                    throw .outputLimit(limits.maxOutputBytes)
-                }
+                if batch.error != nil { batch.output.truncate(to: mark) }
             } catch {
                 batch.output.truncate(to: mark)
                 guard let rank = Self.rank(error) else {
@@ -357,18 +372,40 @@ final class RecordRunner: @unchecked Sendable {
                     batch.failedPosition = position
                     return
                 }
+                let replaces: Bool
                 if let kept = batch.error {
-                    guard let keptSlice = batch.failed,
-                        reportsLater(
-                            error, of: RecordCopy(slice, in: text, borrowing: true), over: kept,
-                            of: RecordCopy(keptSlice, in: text, borrowing: true), envelope: nil)
-                    else { continue }
+                    replaces =
+                        batch.failed.map {
+                            reportsLater(
+                                error, of: RecordCopy(slice, in: text, borrowing: true), over: kept,
+                                of: RecordCopy($0, in: text, borrowing: true), envelope: nil)
+                        } ?? false
+                } else {
+                    replaces = true
                 }
-                batch.error = error
-                batch.failed = slice
-                batch.failedPosition = position
-                // Text that cannot be read comes first: nothing after it in the batch can.
-                if rank == 0 { return }
+                if replaces {
+                    batch.error = error
+                    batch.failed = slice
+                    batch.failedPosition = position
+                    // Text that cannot be read comes first: nothing after it in the batch can.
+                    if rank == 0 { return }
+                }
+            }
+            // Checked per record, not per batch: one record can cost the whole budget (renamings
+            // can make a record's output far larger than its text).
+            let now = RecordBatch.Amounts(work: work, growth: growthSoFar, output: batch.output.count)
+            totals.append(now)
+            if now.exceeds(budget) {
+                batch.stoppedAtBudget = true
+                return
+            }
+            if let spending, now.grew(by: StreamSpending.step, since: reported) {
+                let all = spending.add(now - reported)
+                reported = now
+                if all.exceeds(streamLimits) {
+                    batch.stoppedAtBudget = true
+                    return
+                }
             }
         }
     }

@@ -74,6 +74,11 @@ final class RecordStream {
     /// the envelope's share and the records' so far. The output limit holds the input's size plus
     /// this, as the whole tree holds its bound, not only the bytes written.
     private(set) var outputGrowth = 0
+    /// The records of the batch that passed a limit after the record that passed it: not read
+    /// yet (see `checkLimits`).
+    private var unreadAtLimit: [RecordSlice] = []
+    /// What the batches reshaped on other threads spent (see `StreamSpending`).
+    private let spending = StreamSpending()
 
     /// Input bytes per batch: enough to make handing a batch over cheap.
     static let batchBytes = 1 << 19
@@ -224,6 +229,7 @@ final class RecordStream {
         }
         guard let runner else { return }
         let current = batch
+        current.budget = budget()
         submitted += 1
         batch = spare.popLast() ?? RecordBatch(sequence: submitted)
         batch.reuse(as: submitted)
@@ -231,15 +237,22 @@ final class RecordStream {
         if jobs > 1 && pool == nil {
             // This thread is one of the jobs: it reads the records, and reshapes queued batches
             // while it waits for output (see `WorkerPool.take`).
-            let created = WorkerPool(threads: jobs - 1) { batch in runner.process(batch) }
+            let reshaped = settings.recordsReshaped
+            let created = WorkerPool(threads: jobs - 1) { batch in
+                runner.process(batch)
+                reshaped?(batch.totals.count)
+            }
             if created.threadCount > 0 { pool = created }
         }
         guard let pool else {
             runner.process(current)
+            settings.recordsReshaped?(current.totals.count)
             try write(current)
             spare.append(current)
             return
         }
+        current.spending = spending
+        current.streamLimits = streamLimits()
         pool.submit(current)
         while submitted - written >= jobs * 3 {
             let done = next()
@@ -257,11 +270,13 @@ final class RecordStream {
         guard !batchFailed, error.code != .cancelled, error.code != .ioError, let scan = currentScan, let kind = scan.kind
         else { return error }
         // The batches in flight, in order (their output is not written: the run fails). A batch
-        // reads all its records' text unless a limit ended it: then the rest is read here.
-        var unchecked: [RecordSlice] = []
+        // reads all its records' text unless a limit or its budget ended it: then the rest is
+        // read here.
+        var unchecked = unreadAtLimit
         while written < submitted {
             let done = next()
             written += 1
+            if done.stoppedAtBudget { unchecked += done.slices[done.totals.count...] }
             guard let batchError = done.error else { continue }
             if let failed = done.failed, let runner, RecordRunner.rank(batchError) == 0 {
                 return firstUnreadable(unchecked, kind: kind, scan: scan)
@@ -325,6 +340,7 @@ final class RecordStream {
     /// Writes a finished batch; the first record written loses its leading comma.
     private func write(_ done: RecordBatch) throws(ReshapeError) {
         written += 1
+        try checkLimits(of: done)
         if let error = done.error {
             guard let failed = done.failed, let runner, let rank = RecordRunner.rank(error) else {
                 batchFailed = true
@@ -355,14 +371,16 @@ final class RecordStream {
             if droppedBy.count < drop.rule { droppedBy += [Int](repeating: 0, count: drop.rule - droppedBy.count) }
             droppedBy[drop.rule - 1] += 1
         }
+        // Counted while records are read on for an error that comes first, too: the limits
+        // bound the whole stream.
+        work = work.addingClamped(done.work)
+        if work > limits.maxWork { throw .workLimit(limits.maxWork) }
+        try addGrowth(done.growth)
         if candidate != nil {
             // Nothing more is written: the records are read on for an error that comes first.
             try reportProgress(done)
             return
         }
-        work = work.addingClamped(done.work)
-        if work > limits.maxWork { throw .workLimit(limits.maxWork) }
-        try addGrowth(done.growth)
         if done.written > 0 {
             let bytes = done.output.bytes
             let skip = recordsWritten == 0 && !(lines && intermediate == nil) ? 1 : 0
@@ -372,6 +390,59 @@ final class RecordStream {
             if output.bytesWritten > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
         }
         try reportProgress(done)
+    }
+
+    /// The limits of what all the stream's records spend (`RecordBatch.streamLimits`).
+    private func streamLimits() -> RecordBatch.Amounts {
+        let inputBytes = input.knownSize ?? input.bytesRead
+        return RecordBatch.Amounts(
+            work: limits.maxWork, growth: limits.maxOutputBytes - inputBytes, output: limits.maxOutputBytes.addingClamped(1))
+    }
+
+    /// What a batch handed over now may spend before a limit is passed (`RecordBatch.budget`):
+    /// exact when the batch is written next, a lower bound of it before.
+    private func budget() -> RecordBatch.Amounts {
+        let inputBytes = input.knownSize ?? input.bytesRead
+        // The stream's first record loses its leading comma.
+        let skip = recordsWritten == 0 && !(lines && intermediate == nil) ? 1 : 0
+        return RecordBatch.Amounts(
+            work: limits.maxWork - work,
+            growth: limits.maxOutputBytes - inputBytes.addingClamped(outputGrowth),
+            output: (limits.maxOutputBytes - output.bytesWritten).addingClamped(skip))
+    }
+
+    /// Stops the stream at the first record of `done` whose work or output passes a limit, the
+    /// records before it counted: the same record whether or not a worker stopped the batch
+    /// there (`RecordBatch.budget`). A batch stopped short of its end that passes no limit now,
+    /// because the limits grew with the input read since it was handed over (a pipe's), is
+    /// reshaped again within the limits as they are.
+    private func checkLimits(of done: RecordBatch) throws(ReshapeError) {
+        if let error = limitPassed(in: done) {
+            // The records after it are read for text that cannot be read, which comes first
+            // (`errorAfterEarlierRecords`).
+            unreadAtLimit = Array(done.slices[done.totals.count...])
+            throw error
+        }
+        guard done.stoppedAtBudget, let runner else { return }
+        done.restart(budget: budget())
+        runner.process(done)
+        settings.recordsReshaped?(done.totals.count)
+        if let error = limitPassed(in: done) {
+            unreadAtLimit = Array(done.slices[done.totals.count...])
+            throw error
+        }
+        if done.stoppedAtBudget {
+            throw ReshapeError(.internal, "a batch of records stopped short of a limit it did not pass")
+        }
+    }
+
+    /// The limit the first record of `done` to pass one passes, if one does.
+    private func limitPassed(in done: RecordBatch) -> ReshapeError? {
+        let budget = budget()
+        guard let last = done.totals.last, last.exceeds(budget),
+            let first = done.totals.first(where: { $0.exceeds(budget) })
+        else { return nil }
+        return first.work > budget.work ? .workLimit(limits.maxWork) : .outputLimit(limits.maxOutputBytes)
     }
 
     /// Reports progress up to the end of `done`, whose input is then given back.

@@ -36,6 +36,9 @@ public struct StreamSettings: Sendable {
     /// broke, a bug, and the whole tree answered), and `record trees` after `streamed` or `hybrid` when some
     /// record was reshaped on a tree of its own rather than on its text.
     package var outcome: (@Sendable (String) -> Void)? = nil
+    /// For tests: told, for each batch of records reshaped (again, if it is), how many of its
+    /// records were reshaped before it ended or stopped at a limit.
+    package var recordsReshaped: (@Sendable (Int) -> Void)? = nil
     /// For tests: a stream whose plan broke (an `internal` error) fails with it instead of
     /// quietly giving the whole tree's output.
     package var strict = false

@@ -43,6 +43,45 @@ class RecordBatch: @unchecked Sendable {
     /// The records the rules removed, by their place in `slices` and the rule (1-based) that
     /// removed them: a failing record's index among the records a rule saw depends on them.
     var drops: [(position: Int, rule: Int)] = []
+    /// What the stream may still spend on the batch before a limit is sure to be passed when it
+    /// is written: each limit less what the batches before it had spent when it was handed over,
+    /// which they can only add to (`RecordStream.budget`). `RecordRunner.process` stops the
+    /// batch at the first record past it, so that workers stop soon after a limit is passed
+    /// rather than where the batch is written; the writer then finds the record that passed it
+    /// from `totals` (`RecordStream.limitPassed`), whatever the workers' timing.
+    var budget = Amounts.unlimited
+    /// The batch's work, growth and output after each record reshaped or failing a rule.
+    var totals: [Amounts] = []
+    /// `process` stopped at `budget` before the batch's end.
+    var stoppedAtBudget = false
+    /// What the stream's batches have spent, shared by the threads, and the limits of all of it:
+    /// `process` also stops the batch once the stream has passed them. Set when batches are
+    /// reshaped on several threads, where the batches before this one may not be written yet.
+    var spending: StreamSpending? = nil
+    var streamLimits = Amounts.unlimited
+
+    /// Steps of work, growth of the output bound and bytes of output (see `Limits`).
+    struct Amounts {
+        var work: Int
+        var growth: Int
+        var output: Int
+
+        static let unlimited = Amounts(work: .max, growth: .max, output: .max)
+
+        /// Whether any of these amounts is larger than `budget`'s.
+        func exceeds(_ budget: Amounts) -> Bool {
+            work > budget.work || growth > budget.growth || output > budget.output
+        }
+
+        /// Whether any of these amounts is at least `step` larger than `earlier`'s.
+        func grew(by step: Int, since earlier: Amounts) -> Bool {
+            work - earlier.work >= step || growth - earlier.growth >= step || output - earlier.output >= step
+        }
+
+        static func - (lhs: Amounts, rhs: Amounts) -> Amounts {
+            Amounts(work: lhs.work - rhs.work, growth: lhs.growth - rhs.growth, output: lhs.output - rhs.output)
+        }
+    }
 
     init(sequence: Int) {
         self.sequence = sequence
@@ -73,6 +112,50 @@ class RecordBatch: @unchecked Sendable {
         failed = nil
         failedPosition = 0
         drops.removeAll(keepingCapacity: true)
+        budget = .unlimited
+        totals.removeAll(keepingCapacity: true)
+        stoppedAtBudget = false
+        spending = nil
+        streamLimits = .unlimited
+    }
+
+    /// Empties what reshaping the batch gave, keeping its records, to reshape them again within
+    /// `budget`.
+    func restart(budget: Amounts) {
+        let (sequence, slices, inputEnd, startsStream) = (self.sequence, self.slices, self.inputEnd, self.startsStream)
+        reuse(as: sequence)
+        self.slices = slices
+        self.inputEnd = inputEnd
+        self.startsStream = startsStream
+        self.budget = budget
+    }
+}
+
+/// What a stream's batches have spent so far, in whatever order threads reshaped them. A batch
+/// stops once the stream as a whole has passed a limit, rather than only once its own budget
+/// says it will (`RecordBatch.spending`); the writer then finds the record that passed it, or,
+/// when the batches after this one spent the most, reshapes it again (`RecordStream`).
+final class StreamSpending: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var total = RecordBatch.Amounts(work: 0, growth: 0, output: 0)
+    /// How much a batch spends between two reports (`add`): a lock taken that rarely costs nothing.
+    static let step = 1 << 20
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Adds what a batch spent since it last reported, and returns what all batches spent.
+    func add(_ amounts: RecordBatch.Amounts) -> RecordBatch.Amounts {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        total.work = total.work.addingClamped(amounts.work)
+        total.growth = total.growth.addingClamped(amounts.growth)
+        total.output = total.output.addingClamped(amounts.output)
+        return total
     }
 }
 
