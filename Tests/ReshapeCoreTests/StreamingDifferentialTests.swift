@@ -904,6 +904,24 @@ import Testing
         }
     }
 
+    /// Without rules, a collection is copied record by record, not read whole into a tree (a
+    /// 60 MB array of small arrays took 2.6 GB that way): `[]` streams, with the whole tree's
+    /// bytes (canonical numbers, strings and spacing) and its errors (a duplicate record name,
+    /// text that cannot be read inside a record).
+    @Test func noRulesStream() throws {
+        let rules = try Rules(json: "[]")
+        let outcomes = Self.compareOnCleanRecords(rules, seed: 4_711, context: "[]")
+        let array = Array(("[" + (0..<300).map { "[\($0), 1E2, \"\\u00e9\"]" }.joined(separator: " ,\n ") + "]").utf8)
+        #expect(Self.compare(rules, array, outcomes: outcomes, context: "[] on an array"))
+        for input in [#"{"r1": {"a": 1}, "r2": [], "r1": 2}"#, #"[{"a": 1}, {"a": 1, "a": 2}, 3]"#, #"[{"a": 1}, {"a": tru}, 3]"#] {
+            let failing = Array(input.utf8)
+            #expect(Self.compare(rules, failing, outcomes: outcomes, context: "[] on \(input)"))
+            #expect(throws: ReshapeError.self) { try rules.applyWholeTree(to: failing) }
+        }
+        let counts = outcomes.counts()
+        #expect(counts["streamed", default: 0] + counts["failed", default: 0] > 10 && counts["tree", default: 0] == 0, "\(counts)")
+    }
+
     /// A limit passed inside a batch of records stops the threads there, not where the batch is
     /// written: a batch stops at the first record past what the stream has left when it is handed
     /// over, and the stream fails at the record that passed the limit, whatever the batches and

@@ -39,8 +39,16 @@ struct RecordPlan: Sendable {
         kind == .object ? forObject : forArray
     }
 
-    /// True when some rule runs per record for one kind of collection or the other.
-    var streamsAnything: Bool { forObject.streamed > 0 || forArray.streamed > 0 }
+    /// Whether a collection of `kind` is reshaped record by record: some rule runs per record, or
+    /// every rule does, which includes no rule at all (the records are then copied one by one,
+    /// rather than read whole into a tree and written again).
+    func streams(_ kind: Kind) -> Bool {
+        let route = route(for: kind)
+        return route.streamed > 0 || route.reason == nil
+    }
+
+    /// True when a collection of one kind or the other is reshaped record by record.
+    var streamsAnything: Bool { streams(.object) || streams(.array) }
 
     /// The plan for `operations`: the collection location that lets the most rules run per record.
     static func make(for operations: [any Operation]) -> RecordPlan {

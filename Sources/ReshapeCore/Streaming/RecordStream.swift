@@ -115,7 +115,7 @@ final class RecordStream {
             try self.take(slice)
         }
         let plan = self.plan
-        scan.accepts = { plan.route(for: $0).streamed > 0 }
+        scan.accepts = { plan.streams($0) }
         var parser = input.parser(maxDepth: limits.maxDepth)
         parser.collection = scan
         // A pipe's writer that pauses gets the records read so far written out first.
