@@ -957,6 +957,48 @@ import Testing
         }
     }
 
+    /// A thread that stops its batch because the threads together spent past a limit, though
+    /// the records before its own may not have, has the batch reshaped again where it is written
+    /// (counted here: it must happen), and the answer is one thread's, whatever the timing. Swept
+    /// across the work limit, with threads that tell each other after every record. (Spending
+    /// past a limit means the stream fails at it anyway; the batch is reshaped again so that the
+    /// record that passed it, and what comes first, are found as one thread finds them.)
+    @Test func batchesStoppedOnOtherThreadsSpendingAreReshapedAgain() throws {
+        let values = (0..<3000).map { #"{"nameX": "n\#($0)", "tags": [1, 2, 3]}"# }
+        let records = values.enumerated().map { #""r\#($0.offset)": \#($0.element)"# }
+        let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+        let spec = #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-1]"}]"#
+        let outcomes = Outcomes()
+        var ends: Set<String> = []
+        var limit = 20_000
+        while limit < 400_000 {
+            let rules = try Rules(json: spec, limits: Limits(maxWork: limit))
+            func run(jobs: Int, step: Int?) -> Result<[UInt8], ReshapeError> {
+                var settings = StreamSettings(jobs: jobs)
+                settings.minimumStreamBytes = 0
+                settings.batchRecords = 50
+                if let step { settings.spendingStep = step }
+                settings.strict = true
+                settings.outcome = { outcome in outcomes.add(outcome) }
+                return Result { () throws(ReshapeError) in try rules.apply(to: input, options: [], settings: settings) }
+            }
+            let single = run(jobs: 1, step: nil)
+            if case .failure(let error) = single { ends.insert("\(error.code)") } else { ends.insert("ok") }
+            for round in 0..<3 {
+                let many = run(jobs: 3, step: 1)
+                switch (single, many) {
+                case (.success(let a), .success(let b)): #expect(a == b, "limit \(limit) round \(round)")
+                case (.failure(let a), .failure(let b)): #expect(a == b, "limit \(limit) round \(round)")
+                default: Issue.record("limit \(limit) round \(round): one thread \(single.map(\.count)), three \(many.map(\.count))")
+                }
+            }
+            limit = limit * 3 / 2
+        }
+        let counts = outcomes.counts()
+        #expect(ends == ["ok", "\(ReshapeError.Code.limitExceeded)"], "the sweep must cross the limit: \(ends)")
+        #expect(counts["batch reshaped again", default: 0] > 0 && counts["rerun", default: 0] == 0, "\(counts)")
+    }
+
     /// What filter selectors do on a record's tokens counts as work too (docs/limits.md): the same
     /// records under a limit that the text alone stays within stop at it when a filter walks every
     /// value below each value, and not with a path that walks them without a filter.

@@ -399,7 +399,7 @@ final class RecordRunner: @unchecked Sendable {
                 batch.stoppedAtBudget = true
                 return
             }
-            if let spending, now.grew(by: StreamSpending.step, since: reported) {
+            if let spending, now.grew(by: spending.step, since: reported) {
                 let all = spending.add(now - reported)
                 reported = now
                 if all.exceeds(streamLimits) {

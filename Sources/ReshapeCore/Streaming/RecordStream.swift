@@ -78,7 +78,7 @@ final class RecordStream {
     /// yet (see `checkLimits`).
     private var unreadAtLimit: [RecordSlice] = []
     /// What the batches reshaped on other threads spent (see `StreamSpending`).
-    private let spending = StreamSpending()
+    private let spending: StreamSpending
 
     /// Input bytes per batch: enough to make handing a batch over cheap.
     static let batchBytes = 1 << 19
@@ -102,6 +102,7 @@ final class RecordStream {
         self.jobs = settings.resolvedJobs
         self.sink = sink
         self.output = sink
+        self.spending = StreamSpending(step: settings.spendingStep)
     }
 
     /// What the collection turned out to be, once met.
@@ -424,6 +425,7 @@ final class RecordStream {
             throw error
         }
         guard done.stoppedAtBudget, let runner else { return }
+        settings.outcome?("batch reshaped again")
         done.restart(budget: budget())
         runner.process(done)
         settings.recordsReshaped?(done.totals.count)

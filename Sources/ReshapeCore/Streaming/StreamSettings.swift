@@ -34,8 +34,12 @@ public struct StreamSettings: Sendable {
     /// For tests: told how each run went (`streamed`, `hybrid`, `tree` when nothing was streamed,
     /// `text`, `failed` when the stream named its error itself, `rerun` when the stream's plan
     /// broke, a bug, and the whole tree answered), and `record trees` after `streamed` or `hybrid` when some
-    /// record was reshaped on a tree of its own rather than on its text.
+    /// record was reshaped on a tree of its own rather than on its text; `batch reshaped again`
+    /// when a thread stopped a batch on what the others spent, short of a limit).
     package var outcome: (@Sendable (String) -> Void)? = nil
+    /// How much a thread spends on a batch between two reports of it to the other threads
+    /// (`StreamSpending`; tests make it 1, so that threads stop on what the others spent often).
+    package var spendingStep = StreamSpending.defaultStep
     /// For tests: told, for each batch of records reshaped (again, if it is), how many of its
     /// records were reshaped before it ended or stopped at a limit.
     package var recordsReshaped: (@Sendable (Int) -> Void)? = nil

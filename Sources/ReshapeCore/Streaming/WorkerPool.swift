@@ -139,9 +139,13 @@ final class StreamSpending: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var total = RecordBatch.Amounts(work: 0, growth: 0, output: 0)
     /// How much a batch spends between two reports (`add`): a lock taken that rarely costs nothing.
-    static let step = 1 << 20
+    let step: Int
+    static let defaultStep = 1 << 20
 
-    init() { pthread_mutex_init(mutex, nil) }
+    init(step: Int = StreamSpending.defaultStep) {
+        self.step = max(1, step)
+        pthread_mutex_init(mutex, nil)
+    }
 
     deinit {
         pthread_mutex_destroy(mutex)
