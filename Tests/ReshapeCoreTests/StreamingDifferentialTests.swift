@@ -999,6 +999,54 @@ import Testing
         #expect(counts["batch reshaped again", default: 0] > 0 && counts["rerun", default: 0] == 0, "\(counts)")
     }
 
+    /// Under work and output limits, a stream gives one answer whatever its threads and batches:
+    /// the record whose work or output passes a limit is found in record order, and records read
+    /// on after a rule failure count too (docs/limits.md). Seeded collections with records that
+    /// fail a rule, rule lists on text and on records' own trees, limits around what they need;
+    /// one thread with large batches against two with batches of 7 and three with batches of one
+    /// that tell each other after every record.
+    @Test func limitsGiveOneAnswerWhateverTheThreads() throws {
+        var random = SeededGenerator(seed: 60_613)
+        let pool = [
+            #"{"op":"coerce","path":"$[*].price","to":"number"}"#, #"{"op":"emptyObjectToNull"}"#,
+            #"{"op":"convertKeys","path":"$[*]","to":"snake_case"}"#, #"{"op":"remove","path":"$[*].debug"}"#,
+            #"{"op":"default","path":"$[*]","key":"plan","value":"free"}"#, #"{"op":"remove","path":"$[*].avatar[-1]"}"#,
+            #"{"op":"renameKeys","map":{"n":"count"},"deep":true}"#, #"{"op":"remove","path":"$[-1]"}"#,
+        ]
+        var ends: [String: Int] = [:]
+        for round in 0..<150 {
+            let count = 20 + random.next(200)
+            let failAt = random.next(4) == 0 ? random.next(count) : -1
+            let records = (0..<count).map { #""r\#($0)": \#(Self.record(&random, failing: $0 == failAt))"# }
+            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+            let spec = "[" + ([#"{"op":"keyedToArray"}"#] + (0..<(1 + random.next(3))).map { _ in random.pick(pool) }).joined(separator: ",") + "]"
+            let limits = random.next(2) == 0
+                ? Limits(maxWork: 100 + random.next(count * 120)) : Limits(maxOutputBytes: input.count / 2 + random.next(input.count * 4))
+            let rules = try Rules(json: spec, limits: limits)
+            var answers: [Result<[UInt8], ReshapeError>] = []
+            for (jobs, batchRecords, step) in [(1, 4096, nil), (2, 7, nil), (3, 1, 1)] as [(Int, Int, Int?)] {
+                var settings = StreamSettings(jobs: jobs)
+                settings.minimumStreamBytes = 0
+                settings.batchRecords = batchRecords
+                if let step { settings.spendingStep = step }
+                settings.strict = true
+                answers.append(Result { () throws(ReshapeError) in try rules.apply(to: input, options: [], settings: settings) })
+            }
+            for answer in answers.dropFirst() {
+                switch (answers[0], answer) {
+                case (.success(let a), .success(let b)): #expect(a == b, "round \(round) \(spec) \(limits)")
+                case (.failure(let a), .failure(let b)): #expect(a == b, "round \(round) \(spec) \(limits)")
+                default: Issue.record("round \(round) \(spec) \(limits): \(answers.map { $0.map(\.count) })")
+                }
+            }
+            switch answers[0] {
+            case .success: ends["ok", default: 0] += 1
+            case .failure(let error): ends[error.code == .limitExceeded ? "limit" : "rule", default: 0] += 1
+            }
+        }
+        #expect(ends["ok", default: 0] > 10 && ends["limit", default: 0] > 10 && ends["rule", default: 0] > 5, "\(ends)")
+    }
+
     /// What filter selectors do on a record's tokens counts as work too (docs/limits.md): the same
     /// records under a limit that the text alone stays within stop at it when a filter walks every
     /// value below each value, and not with a path that walks them without a filter.
