@@ -393,9 +393,11 @@ final class RecordStream {
         try reportProgress(done)
     }
 
+    /// The input's size, or what was read of it so far (a pipe's).
+    private var inputBytes: Int { input.knownSize ?? input.bytesRead }
+
     /// The limits of what all the stream's records spend (`RecordBatch.streamLimits`).
     private func streamLimits() -> RecordBatch.Amounts {
-        let inputBytes = input.knownSize ?? input.bytesRead
         return RecordBatch.Amounts(
             work: limits.maxWork, growth: limits.maxOutputBytes - inputBytes, output: limits.maxOutputBytes.addingClamped(1))
     }
@@ -403,7 +405,6 @@ final class RecordStream {
     /// What a batch handed over now may spend before a limit is passed (`RecordBatch.budget`):
     /// exact when the batch is written next, a lower bound of it before.
     private func budget() -> RecordBatch.Amounts {
-        let inputBytes = input.knownSize ?? input.bytesRead
         // The stream's first record loses its leading comma.
         let skip = recordsWritten == 0 && !(lines && intermediate == nil) ? 1 : 0
         return RecordBatch.Amounts(
@@ -414,38 +415,34 @@ final class RecordStream {
 
     /// Stops the stream at the first record of `done` whose work or output passes a limit, the
     /// records before it counted: the same record whether or not a worker stopped the batch
-    /// there (`RecordBatch.budget`). A batch stopped short of its end that passes no limit now,
-    /// because the limits grew with the input read since it was handed over (a pipe's), is
-    /// reshaped again within the limits as they are.
+    /// there (`RecordBatch.budget`). A batch stopped short of its end that passes no limit now
+    /// (it stopped on what the other threads spent, or a pipe's limits grew with the input read
+    /// since it was handed over) is reshaped again within the limits as they are.
     private func checkLimits(of done: RecordBatch) throws(ReshapeError) {
-        if let error = limitPassed(in: done) {
-            // The records after it are read for text that cannot be read, which comes first
-            // (`errorAfterEarlierRecords`).
-            unreadAtLimit = Array(done.slices[done.totals.count...])
-            throw error
-        }
+        try stopAtLimitPassed(in: done)
         guard done.stoppedAtBudget, let runner else { return }
         settings.outcome?("batch reshaped again")
         done.restart(budget: budget())
         runner.process(done)
         settings.recordsReshaped?(done.totals.count)
-        if let error = limitPassed(in: done) {
-            unreadAtLimit = Array(done.slices[done.totals.count...])
-            throw error
-        }
+        try stopAtLimitPassed(in: done)
         if done.stoppedAtBudget {
             throw ReshapeError(.internal, "a batch of records stopped short of a limit it did not pass")
         }
     }
 
-    /// The limit the first record of `done` to pass one passes, if one does.
-    private func limitPassed(in done: RecordBatch) -> ReshapeError? {
+    /// Throws the limit the first record of `done` to pass one passes, if one does; the records
+    /// after it are then read for text that cannot be read, which comes first
+    /// (`errorAfterEarlierRecords`).
+    private func stopAtLimitPassed(in done: RecordBatch) throws(ReshapeError) {
         let budget = budget()
         guard let last = done.totals.last, last.exceeds(budget),
             let first = done.totals.first(where: { $0.exceeds(budget) })
-        else { return nil }
-        return first.work > budget.work ? .workLimit(limits.maxWork) : .outputLimit(limits.maxOutputBytes)
+        else { return }
+        unreadAtLimit = Array(done.slices[done.totals.count...])
+        throw first.work > budget.work ? .workLimit(limits.maxWork) : .outputLimit(limits.maxOutputBytes)
     }
+
 
     /// Reports progress up to the end of `done`, whose input is then given back.
     private func reportProgress(_ done: RecordBatch) throws(ReshapeError) {
@@ -568,7 +565,6 @@ final class RecordStream {
     /// Counts `growth` toward the output bound; past the output limit, the stream stops.
     private func addGrowth(_ growth: Int) throws(ReshapeError) {
         outputGrowth = outputGrowth.addingClamped(growth)
-        let inputBytes = input.knownSize ?? input.bytesRead
         if inputBytes.addingClamped(outputGrowth) > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
     }
 

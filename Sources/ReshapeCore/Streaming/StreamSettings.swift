@@ -35,7 +35,8 @@ public struct StreamSettings: Sendable {
     /// `text`, `failed` when the stream named its error itself, `rerun` when the stream's plan
     /// broke, a bug, and the whole tree answered), and `record trees` after `streamed` or `hybrid` when some
     /// record was reshaped on a tree of its own rather than on its text; `batch reshaped again`
-    /// when a thread stopped a batch on what the others spent, short of a limit).
+    /// when a batch stopped short of a limit it did not pass: on what the other threads spent,
+    /// or before a pipe's limits grew).
     package var outcome: (@Sendable (String) -> Void)? = nil
     /// How much a thread spends on a batch between two reports of it to the other threads
     /// (`StreamSpending`; tests make it 1, so that threads stop on what the others spent often).

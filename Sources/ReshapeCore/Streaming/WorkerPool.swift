@@ -48,7 +48,7 @@ class RecordBatch: @unchecked Sendable {
     /// which they can only add to (`RecordStream.budget`). `RecordRunner.process` stops the
     /// batch at the first record past it, so that workers stop soon after a limit is passed
     /// rather than where the batch is written; the writer then finds the record that passed it
-    /// from `totals` (`RecordStream.limitPassed`), whatever the workers' timing.
+    /// from `totals` (`RecordStream.checkLimits`), whatever the workers' timing.
     var budget = Amounts.unlimited
     /// The batch's work, growth and output after each record reshaped or failing a rule.
     var totals: [Amounts] = []
