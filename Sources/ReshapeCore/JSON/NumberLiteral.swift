@@ -71,7 +71,35 @@ struct NumberLiteral {
             if let value = int64Value { return .integer(value) }
             return .text
         }
+        if isWrittenAsItIs { return .real(Double(String(decoding: text, as: UTF8.self)) ?? .nan) }
         return heldReal.map { .real($0.value) } ?? .text
+    }
+
+    /// Whether this real is written exactly as its text, so that neither its double nor the
+    /// double's shortest form needs computing: a plain decimal (`317.75`, `10.0`, `0.0001`; no
+    /// exponent, no trailing zero in the fraction but a lone `0`, no more than three zeros after
+    /// the point when it is below 1) of at most 15 significant digits. A double holds any decimal
+    /// of 15 digits or fewer and gives back the same digits as its shortest form (DBL_DIG), and
+    /// below 2^53 and from 1e-4 up that form is written without an exponent, as the literal is.
+    var isWrittenAsItIs: Bool {
+        var index = 0
+        let count = text.count
+        if index < count, text[index] == UInt8(ascii: "-") { index += 1 }
+        let integerStart = index
+        while index < count, isDigit(text[index]) { index += 1 }
+        let integerDigits = index - integerStart
+        guard integerDigits > 0, index < count, text[index] == UInt8(ascii: ".") else { return false }
+        index += 1
+        let fractionStart = index
+        while index < count, isDigit(text[index]) { index += 1 }
+        let fractionDigits = index - fractionStart
+        guard index == count, fractionDigits > 0 else { return false }  // An exponent follows.
+        if text[count - 1] == UInt8(ascii: "0") { return fractionDigits == 1 && integerDigits <= 14 }
+        guard text[integerStart] == UInt8(ascii: "0") else { return integerDigits + fractionDigits <= 15 }
+        // `0.` and a fraction: its leading zeros are not significant.
+        var zeros = 0
+        while text[fractionStart + zeros] == UInt8(ascii: "0") { zeros += 1 }
+        return zeros <= 3 && fractionDigits - zeros <= 15
     }
 
     /// For a real: the double that holds it and the text it is written as, or nil when no double
@@ -182,8 +210,9 @@ struct NumberLiteral {
 
     /// Appends the text the writer would write for the node of this literal.
     func appendCanonical(to out: inout ByteBuffer) {
-        // An integer is written as it is read, whether it is held as one or as its text.
-        guard isReal else {
+        // An integer is written as it is read, whether it is held as one or as its text; so is a
+        // real in the plain form its shortest text has.
+        guard isReal, !isWrittenAsItIs else {
             out.append(text)
             return
         }
