@@ -117,86 +117,110 @@ extension JSONParser {
             scan.ended(at: index)
             return
         }
-        // The whole tree's paths: the collection's, or a record's while its value is read.
-        func path(_ error: ReshapeError, record slice: RecordSlice? = nil) -> ReshapeError {
-            // A failed read, or the stream's own error raised before a read waits (a record that
-            // cannot be read, a limit), ends the scan where it stands: that error is where it
-            // belongs already (`failure(at:)` gives it back).
-            if let readError { return readError }
-            guard error.code != .ioError else { return error }
-            var moved = error
-            moved.path = slice.map { recordPath($0, in: scan) } ?? scan.path
-            return moved
-        }
+        // Each record's steps are functions of their own, kept out of line: every record is
+        // reshaped below this frame (`scan.onRecord`), on a stack that may be small.
         var ordinal = 0
         while true {
             var slice = RecordSlice(start: 0, end: 0, keyStart: -1, keyEnd: -1, keyHasEscapes: false, ordinal: ordinal)
             if isObject {
-                skipWhitespace()
-                guard index < text.count else { throw path(failure(at: index, "unexpected end of input, expected a member name")) }
-                guard text[index] == UInt8(ascii: "\"") else {
-                    throw path(failure(at: index, "expected a member name in double quotes, found \(describeByte(at: index))"))
-                }
-                let quote = index
-                let span: StringSpan
-                do throws(ReshapeError) {
-                    span = try scanString()
-                } catch {
-                    throw path(error)
-                }
-                (slice.keyStart, slice.keyEnd, slice.keyHasEscapes) = (span.start, span.end, span.hasEscapes)
-                skipWhitespace()
-                guard index < text.count else { throw path(failure(at: index, "unexpected end of input, expected ':'")) }
-                guard text[index] == UInt8(ascii: ":") else {
-                    throw path(failure(at: index, "expected ':' after a member name, found \(describeByte(at: index))"))
-                }
-                index += 1
-                skipWhitespace()
-                keyBuffer.removeAll()
-                if span.hasEscapes { Self.decodeEscapes(text, span, into: &keyBuffer) }
-                let name = span.hasEscapes ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
-                do throws(ReshapeError) {
-                    try checkCollectionName(name, at: quote, scan: scan, keeping: keepNames)
-                } catch {
-                    // The whole tree reads a value before it links it, unless the value is an
-                    // object or an array (linked as it opens): its errors come first.
-                    let opener = index < text.count ? text[index] : 0
-                    slice.start = index
-                    if opener != UInt8(ascii: "{") && opener != UInt8(ascii: "["),
-                        let valueError = valueError(from: index, path: recordPath(slice, in: scan))
-                    {
-                        throw valueError
-                    }
-                    throw path(error, record: slice)
-                }
+                try readRecordName(into: &slice, scan: scan, keeping: keepNames)
             } else {
                 skipWhitespace()
             }
-            slice.start = index
-            do throws(ReshapeError) {
-                try skipValue()
-            } catch {
-                throw readError ?? valueError(from: slice.start, path: recordPath(slice, in: scan)) ?? path(error, record: slice)
-            }
-            slice.end = index
+            try skipRecord(&slice, scan: scan)
             try scan.onRecord(slice)
             ordinal += 1
-            skipWhitespace()
-            guard index < text.count else {
-                throw path(failure(at: index, "unexpected end of input, expected ',' or '\(isObject ? "}" : "]")'"))
-            }
-            if text[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard text[index] == closer else {
-                let expected = isObject ? "',' or '}' after a member" : "',' or ']' after an element"
-                throw path(failure(at: index, "expected \(expected), found \(describeByte(at: index))"))
-            }
-            index += 1
-            scan.ended(at: index)
-            return
+            if try collectionEnds(isObject: isObject, scan: scan) { return }
         }
+    }
+
+    /// The whole tree's path for `error` met while scanning the collection: the collection's, or
+    /// the record's (`slice`) while its value is read.
+    private func scanError(_ error: ReshapeError, record slice: RecordSlice? = nil, scan: CollectionScan) -> ReshapeError {
+        // A failed read, or the stream's own error raised before a read waits (a record that
+        // cannot be read, a limit), ends the scan where it stands: that error is where it
+        // belongs already (`failure(at:)` gives it back).
+        if let readError { return readError }
+        guard error.code != .ioError else { return error }
+        var moved = error
+        moved.path = slice.map { recordPath($0, in: scan) } ?? scan.path
+        return moved
+    }
+
+    /// Reads a record's member name and its colon, and checks the name against the others.
+    @inline(never)
+    private mutating func readRecordName(into slice: inout RecordSlice, scan: CollectionScan, keeping keepNames: Bool) throws(ReshapeError) {
+        skipWhitespace()
+        guard index < text.count else {
+            throw scanError(failure(at: index, "unexpected end of input, expected a member name"), scan: scan)
+        }
+        guard text[index] == UInt8(ascii: "\"") else {
+            throw scanError(failure(at: index, "expected a member name in double quotes, found \(describeByte(at: index))"), scan: scan)
+        }
+        let quote = index
+        let span: StringSpan
+        do throws(ReshapeError) {
+            span = try scanString()
+        } catch {
+            throw scanError(error, scan: scan)
+        }
+        (slice.keyStart, slice.keyEnd, slice.keyHasEscapes) = (span.start, span.end, span.hasEscapes)
+        skipWhitespace()
+        guard index < text.count else { throw scanError(failure(at: index, "unexpected end of input, expected ':'"), scan: scan) }
+        guard text[index] == UInt8(ascii: ":") else {
+            throw scanError(failure(at: index, "expected ':' after a member name, found \(describeByte(at: index))"), scan: scan)
+        }
+        index += 1
+        skipWhitespace()
+        keyBuffer.removeAll()
+        if span.hasEscapes { Self.decodeEscapes(text, span, into: &keyBuffer) }
+        let name = span.hasEscapes ? keyBuffer.bytes : UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
+        do throws(ReshapeError) {
+            try checkCollectionName(name, at: quote, scan: scan, keeping: keepNames)
+        } catch {
+            // The whole tree reads a value before it links it, unless the value is an
+            // object or an array (linked as it opens): its errors come first.
+            let opener = index < text.count ? text[index] : 0
+            slice.start = index
+            if opener != UInt8(ascii: "{") && opener != UInt8(ascii: "["),
+                let valueError = valueError(from: index, path: recordPath(slice, in: scan))
+            {
+                throw valueError
+            }
+            throw scanError(error, record: slice, scan: scan)
+        }
+    }
+
+    /// Moves past the record's value, which `slice` then spans.
+    @inline(never)
+    private mutating func skipRecord(_ slice: inout RecordSlice, scan: CollectionScan) throws(ReshapeError) {
+        slice.start = index
+        do throws(ReshapeError) {
+            try skipValue()
+        } catch {
+            throw readError ?? valueError(from: slice.start, path: recordPath(slice, in: scan)) ?? scanError(error, record: slice, scan: scan)
+        }
+        slice.end = index
+    }
+
+    /// After a record: true at the collection's end (moved past it), false before the next record.
+    @inline(never)
+    private mutating func collectionEnds(isObject: Bool, scan: CollectionScan) throws(ReshapeError) -> Bool {
+        skipWhitespace()
+        guard index < text.count else {
+            throw scanError(failure(at: index, "unexpected end of input, expected ',' or '\(isObject ? "}" : "]")'"), scan: scan)
+        }
+        if text[index] == UInt8(ascii: ",") {
+            index += 1
+            return false
+        }
+        guard text[index] == UInt8(ascii: isObject ? "}" : "]") else {
+            let expected = isObject ? "',' or '}' after a member" : "',' or ']' after an element"
+            throw scanError(failure(at: index, "expected \(expected), found \(describeByte(at: index))"), scan: scan)
+        }
+        index += 1
+        scan.ended(at: index)
+        return true
     }
 
     /// The normalized path of the record `slice` (its member name read from the input).
