@@ -75,6 +75,12 @@ extension Rules {
     private func stream(
         _ input: StreamInput, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink
     ) throws(ReshapeError) {
+        // In memory, a collection inside an envelope that no rule's path names is found here.
+        var plan = self.plan
+        if case .memory(let bytes) = input, let deeper = plan.deeper(in: bytes, operations: operations) {
+            plan = deeper
+            settings.outcome?("envelope found")
+        }
         let stream = RecordStream(rules: self, plan: plan, input: input, options: options, settings: settings, sink: sink)
         do throws(ReshapeError) {
             switch try stream.run() {

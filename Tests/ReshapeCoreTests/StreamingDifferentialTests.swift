@@ -922,6 +922,50 @@ import Testing
         #expect(counts["streamed", default: 0] + counts["failed", default: 0] > 10 && counts["tree", default: 0] == 0, "\(counts)")
     }
 
+    /// In memory, a collection inside an envelope that no rule's path names is found: the member
+    /// of the root object that holds most of the document, followed down, becomes the collection
+    /// when every rule runs per record there, so its records are reshaped on their text, not as one
+    /// record on a tree as large as the document. The bytes and errors are the whole tree's; rules
+    /// that pin the collection to the root, or an envelope whose largest member is under half the
+    /// document, keep the root.
+    @Test func envelopesThatNoPathNamesAreFoundInMemory() throws {
+        let records = (0..<400).map { #"{"user_name": "n\#($0)", "avatar": {}, "bio": "  ", "tags": [\#($0), {}]}"# }
+        let array = "[" + records.joined(separator: ",") + "]"
+        let keyed = "{" + records.enumerated().map { #""u\#($0.offset)": \#($0.element)"# }.joined(separator: ",") + "}"
+        // (spec, input, the envelope is found, then every record on its text)
+        let cases: [(String, String, Bool, Bool)] = [
+            (#"[{"op":"emptyObjectToNull"}]"#, #"{"meta": {"page": 1}, "data": \#(array), "links": {}}"#, true, true),
+            (#"[{"op":"emptyObjectToNull"},{"op":"blankStringToNull"},{"op":"convertKeys"}]"#,
+             #"{"response": {"status": "ok", "data": \#(array)}}"#, true, true),
+            ("[]", #"{"da\u0074a": \#(array)}"#, true, true),
+            (#"[{"op":"emptyObjectToNull"}]"#, #"{"data": \#(array), "data": []}"#, true, false),
+            (#"[{"op":"emptyObjectToNull"}]"#, #"{"data": \#(array), "broken": [1, }"#, true, false),
+            (#"[{"op":"blankStringToNull"}]"#, #"{"users": \#(keyed), "count": 400}"#, true, false),
+            // Renaming the members of an object collection needs the whole document (ids).
+            (#"[{"op":"convertKeys"}]"#, #"{"users": \#(keyed), "count": 400}"#, false, false),
+            // A rule at the root pins the collection there; no member holds half the document.
+            (#"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"}]"#, #"{"only": \#(keyed)}"#, false, false),
+            (#"[{"op":"emptyObjectToNull"}]"#, #"{"first": \#(array), "second": \#(array)}"#, false, false),
+            (#"[{"op":"emptyObjectToNull"}]"#, array, false, false),
+        ]
+        for (spec, text, found, onText) in cases {
+            let rules = try Rules(json: spec)
+            let input = Array(text.utf8)
+            #expect(Self.compare(rules, input, context: "\(spec) on \(text.prefix(40))"))
+            let outcomes = Outcomes()
+            var settings = StreamSettings(jobs: 2)
+            settings.minimumStreamBytes = 0
+            settings.strict = true
+            settings.outcome = { outcome in outcomes.add(outcome) }
+            _ = try? rules.apply(to: input, options: [], settings: settings)
+            let counts = outcomes.counts()
+            #expect((counts["envelope found", default: 0] > 0) == found, "\(spec) on \(text.prefix(40)): \(counts)")
+            if onText {
+                #expect(counts["streamed", default: 0] == 1 && counts["record trees", default: 0] == 0, "\(spec) on \(text.prefix(40)): \(counts)")
+            }
+        }
+    }
+
     /// A limit passed inside a batch of records stops the threads there, not where the batch is
     /// written: a batch stops at the first record past what the stream has left when it is handed
     /// over, and the stream fails at the record that passed the limit, whatever the batches and

@@ -34,7 +34,8 @@ public struct StreamSettings: Sendable {
     /// For tests: told how each run went (`streamed`, `hybrid`, `tree` when nothing was streamed,
     /// `text`, `failed` when the stream named its error itself, `rerun` when the stream's plan
     /// broke, a bug, and the whole tree answered), and `record trees` after `streamed` or `hybrid` when some
-    /// record was reshaped on a tree of its own rather than on its text; `batch reshaped again`
+    /// record was reshaped on a tree of its own rather than on its text; `envelope found` when a
+    /// collection that no rule's path names was found in memory; `batch reshaped again`
     /// when a batch stopped short of a limit it did not pass: on what the other threads spent,
     /// or before a pipe's limits grew).
     package var outcome: (@Sendable (String) -> Void)? = nil
