@@ -75,9 +75,9 @@ extension Rules {
     private func stream(
         _ input: StreamInput, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink
     ) throws(ReshapeError) {
-        // In memory, a collection inside an envelope that no rule's path names is found here.
+        // A collection inside an envelope that no rule's path names is found here.
         var plan = self.plan
-        if case .memory(let bytes) = input, let deeper = plan.deeper(in: bytes, operations: operations) {
+        if let deeper = plan.deeper(in: input, operations: operations, readAhead: settings.envelopeBytesRead) {
             plan = deeper
             settings.outcome?("envelope found")
         }

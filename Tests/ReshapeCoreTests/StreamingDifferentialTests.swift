@@ -922,13 +922,14 @@ import Testing
         #expect(counts["streamed", default: 0] + counts["failed", default: 0] > 10 && counts["tree", default: 0] == 0, "\(counts)")
     }
 
-    /// In memory, a collection inside an envelope that no rule's path names is found: the member
-    /// of the root object that holds most of the document, followed down, becomes the collection
-    /// when every rule runs per record there, so its records are reshaped on their text, not as one
-    /// record on a tree as large as the document. The bytes and errors are the whole tree's; rules
-    /// that pin the collection to the root, or an envelope whose largest member is under half the
-    /// document, keep the root.
-    @Test func envelopesThatNoPathNamesAreFoundInMemory() throws {
+    /// A collection inside an envelope that no rule's path names is found, in memory and in a
+    /// regular file: the member of the root object that holds most of the document, followed
+    /// down, becomes the collection when every rule runs per record there, so its records are
+    /// reshaped on their text, not as one record on a tree as large as the document. The bytes and
+    /// errors are the whole tree's; rules that pin the collection to the root, or an envelope whose
+    /// largest member is under half the document, keep the root. A file is measured on what is read
+    /// ahead of it (here 1 KiB as well as all of it): a member that goes on past that is followed.
+    @Test func envelopesThatNoPathNamesAreFound() throws {
         let records = (0..<400).map { #"{"user_name": "n\#($0)", "avatar": {}, "bio": "  ", "tags": [\#($0), {}]}"# }
         let array = "[" + records.joined(separator: ",") + "]"
         let keyed = "{" + records.enumerated().map { #""u\#($0.offset)": \#($0.element)"# }.joined(separator: ",") + "}"
@@ -962,6 +963,33 @@ import Testing
             #expect((counts["envelope found", default: 0] > 0) == found, "\(spec) on \(text.prefix(40)): \(counts)")
             if onText {
                 #expect(counts["streamed", default: 0] == 1 && counts["record trees", default: 0] == 0, "\(spec) on \(text.prefix(40)): \(counts)")
+            }
+            // From a file, all of it measured, and only its first KiB.
+            let whole = Result { () throws(ReshapeError) in try rules.applyWholeTree(to: input) }
+            for readAhead in [1 << 20, 1 << 10] {
+                let outcomes = Outcomes()
+                var settings = StreamSettings(jobs: 2)
+                settings.minimumStreamBytes = 0
+                settings.inputChunkBytes = 4096
+                settings.envelopeBytesRead = readAhead
+                settings.strict = true
+                settings.outcome = { outcome in outcomes.add(outcome) }
+                let fromFile = Self.throughFile(input) { (source, output) throws(ReshapeError) in
+                    try rules.apply(fromDescriptor: source, toDescriptor: output, settings: settings)
+                }
+                let context = "\(spec) on \(text.prefix(40)) from a file, \(readAhead) bytes read ahead"
+                switch (whole, fromFile) {
+                case (.success(let a), .success(let b)): #expect(a == b, "\(context)")
+                case (.failure(let a), .failure(let b)): #expect(a == b, "\(context)")
+                default: Issue.record("\(context): \(whole) against \(fromFile)")
+                }
+                let counts = outcomes.counts()
+                // Read ahead by 1 KiB, the second array of two goes on past it and is followed too.
+                let expected = found || (readAhead == 1 << 10 && text.hasPrefix(#"{"first""#))
+                #expect((counts["envelope found", default: 0] > 0) == expected, "\(context): \(counts)")
+                if onText {
+                    #expect(counts["streamed", default: 0] == 1 && counts["record trees", default: 0] == 0, "\(context): \(counts)")
+                }
             }
         }
     }

@@ -27,6 +27,9 @@ public struct StreamSettings: Sendable {
     /// Smaller inputs take the whole tree, which costs less than setting up a stream (tests make
     /// it 0 to stream everything).
     package var minimumStreamBytes = 1 << 16
+    /// How much of a regular file is read ahead to find a collection inside an envelope that no
+    /// rule's path names (`RecordPlan.deeper`); tests make it small.
+    package var envelopeBytesRead = 8 << 20
     /// Bytes a file or a pipe is read in at a time (tests make it a page, to cross many pieces).
     package var inputChunkBytes = InputRegion.defaultChunk
     /// The address space set aside for a pipe's input (tests make it small, to go past it).
