@@ -162,6 +162,9 @@ OPS = {
         {**record, "score": number_text(record["score"]), "profile": snake_deep(record["profile"])}
         for record in ({n: m for n, m in null_empty_objects({"id": key, **value}).items() if n != "tags"}
                        for key, value in data.items())],
+    "KEPTOBJECT": lambda data: {
+        key: {**{n: m for n, m in record.items() if n != "tags"}, "createdAt": str(record["createdAt"])}
+        for key, record in null_empty_objects(data).items()},
 }
 
 

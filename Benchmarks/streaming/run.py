@@ -188,6 +188,9 @@ OP_WORKLOADS = {
                 {"op": "coerce", "path": "$[*].score", "to": "string"},
                 {"op": "convertKeys", "path": "$[*].profile", "to": "snake_case"}],
                "emptyObjectToNull, remove, coerce a real, convertKeys inside records"),
+    "KEPTOBJECT": ([{"op": "emptyObjectToNull"}, {"op": "remove", "path": "$.*.tags"},
+                    {"op": "coerce", "path": "$.*.createdAt", "to": "string"}],
+                   "no keyedToArray, the collection kept an object: emptyObjectToNull, remove, coerce"),
 }
 for _name, (_rules, _label) in OP_WORKLOADS.items():
     WORKLOADS[_name] = _rules

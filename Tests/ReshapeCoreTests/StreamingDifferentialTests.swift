@@ -1294,6 +1294,12 @@ import Testing
         #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]"}]"#,
         #"[{"op":"keyedToArray"},{"op":"default","path":"$[?@.plan == 'free' || @.plan == null]","key":"paid","value":false},{"op":"keep","path":"$[?!@.avatar]","members":["displayName","plan","paid"]},{"op":"coerce","path":"$[?@.score > 100].score","to":"string"}]"#,
         #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case"},{"op":"remove","path":"$[*][?@ == null || @.in_a]"},{"op":"renameKeys","path":"$[*].profile[?@[0]]","map":{"x_y":"xy"},"deep":true}]"#,
+        // The collection stays an object: each record is written after its name (escapes and all).
+        "[]",
+        #"[{"op":"emptyObjectToNull"},{"op":"blankStringToNull","trim":true}]"#,
+        #"[{"op":"remove","path":"$.*.tags"},{"op":"coerce","path":"$.*.createdAt","to":"string","onFail":"null"}]"#,
+        #"[{"op":"default","path":"$.*","key":"role","value":"user"},{"op":"renameKeys","path":"$.*","map":{"displayName":"name"}},{"op":"pluck","path":"$.*.items","member":"k","onMissing":"null"}]"#,
+        #"[{"op":"remove","path":"$[?@.plan == 'free']"},{"op":"emptyObjectToNull"},{"op":"convertKeys","path":"$.*.profile","to":"snake_case"},{"op":"wrap","key":"users"}]"#,
     ])
     func perRecordRulesStreamOnTheirText(_ spec: String) throws {
         let rules = try Rules(json: spec)

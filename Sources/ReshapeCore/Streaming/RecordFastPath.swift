@@ -1,7 +1,8 @@
 /// Reshaping a record on its text, building no tree: for the rule lists real clients use, whose
 /// per-record rules only rename members or replace values (`emptyObjectToNull` and
-/// `blankStringToNull` over `$..*`, deep `convertKeys` and `renameKeys` from `$`) after
-/// `keyedToArray` at the collection.
+/// `blankStringToNull` over `$..*`, deep `convertKeys` and `renameKeys` from `$`), with or without
+/// `keyedToArray` at the collection (without it, an object collection's records keep their names,
+/// which `RecordRunner` writes before each).
 ///
 /// The record is read once, as strictly as the parser reads it, and written as the writer would
 /// write its reshaped tree: canonical numbers and strings, each member renamed by every renaming
@@ -108,9 +109,8 @@ final class RecordFastPath: Sendable {
             _ = operation.planStep(&step)
             guard operation.addToFastPath(&builder, collection: before, after: step.kind) else { return nil }
         }
-        // Without keyedToArray, a keyed collection's records are written with their names, which
-        // the tree path handles (renaming them is planned as whole-document work anyway).
-        guard kind == .array || builder.idKey != nil else { return nil }
+        // Without keyedToArray, a keyed collection's records keep their names, which the runner
+        // writes (renaming them is planned as whole-document work).
         var idName: (quoted: [UInt8], hash: UInt64, growth: Int)? = nil
         if let idKey = builder.idKey {
             var name = Array(idKey.utf8)

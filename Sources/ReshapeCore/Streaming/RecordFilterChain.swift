@@ -38,7 +38,8 @@ struct RecordFilterPlan: Sendable {
             }
             guard makers.count <= maxFilters else { return nil }
         }
-        guard step.kind == .array, !makers.isEmpty else { return nil }
+        // Records of an array, or of an object that stays one (the runner writes their names).
+        guard step.kind == .array || kind == .object, !makers.isEmpty else { return nil }
         return RecordFilterPlan(makers: makers, rules: rules, needs: needs)
     }
 

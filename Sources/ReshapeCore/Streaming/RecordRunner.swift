@@ -30,6 +30,9 @@ final class RecordRunner: @unchecked Sendable {
     private let filterPlan: RecordFilterPlan?
     /// How deep a record may nest on the fast path (the tree decides near the depth limit).
     private let fastDepth: Int
+    /// The records are members of an object collection that stays one: on their text, each is
+    /// written after its name, as the input has it (no streamed rule renames a record).
+    private let keepsNames: Bool
     /// For each streamed rule that can remove records, where the collection lies after it (the
     /// member names from the root): a record's document is checked there for the record after the
     /// rule runs. Empty when no rule can remove records.
@@ -59,6 +62,7 @@ final class RecordRunner: @unchecked Sendable {
         filterPlan = pretty || fastPath != nil
             ? nil : RecordFilterPlan.make(for: rules.operations, route: route, kind: kind, chain: chain)
         fastDepth = limits.maxDepth - max(recordDepth, route.outputChain.count + 1)
+        keepsNames = kind == .object && route.outputKind == .object
         self.plan = plan
         var checks: [Int: [[UInt8]]] = [:]
         var step = RecordPlan.Step(chain: plan.inputChain, kind: kind)
@@ -179,11 +183,16 @@ final class RecordRunner: @unchecked Sendable {
         // `out` is a batch's output: past the output limit, the whole output is past it.
         let outputLimit = limits.maxOutputBytes
         if !lines { out.append(UInt8(ascii: ",")) }
+        if keepsNames && !lines {
+            withKey(raw: keyText(of: slice), hasEscapes: slice.keyHasEscapes) { JSONText.appendQuoted($0, to: &out) }
+            out.append(UInt8(ascii: ":"))
+        }
         parser.restart(with: UnsafeRawBufferPointer(rebasing: text[slice.start..<slice.end]))
         let done: Bool
         var droppedBy = 0
         if let fastPath {
-            done = kind == .object
+            // A keyed record's name is its id for `keyedToArray`; otherwise written above.
+            done = kind == .object && !keepsNames
             ? withKey(raw: keyText(of: slice), hasEscapes: slice.keyHasEscapes) {
                 parser.transformRecord(
                     fastPath, id: $0, depthLeft: fastDepth, into: &out, scratch: &scratch, outputLimit: outputLimit)
