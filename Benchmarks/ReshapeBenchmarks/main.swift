@@ -126,8 +126,8 @@ if only == "ops" {
         ("keyedToArray", [.keyedToArray]),
         ("keyedToArray, wrapIn", [.keyedToArray(idKey: "uid", wrapIn: "users")]),
         ("keyedToArray, remove $[*].tags", [.keyedToArray, .remove("$[*].tags")]),
-        ("emptyObjectToNull ($..*: full tree)", [.emptyObjectToNull]),
-        ("convertKeys snake_case (deep: full tree)", [.convertKeys(to: .snakeCase)]),
+        ("emptyObjectToNull ($..*)", [.emptyObjectToNull]),
+        ("convertKeys snake_case (deep: the records' names too, so the whole tree)", [.convertKeys(to: .snakeCase)]),
     ]
     for (name, list) in lists {
         let rules = try Rules(list)
