@@ -52,15 +52,10 @@ extension RecordPlan {
         return found
     }
 
-    /// The byte at the next one that is not white space, reading more of a region for it.
+    /// The next byte that is not white space (`skipWhitespace` reads more of a region for it).
     private static func nextByte(_ parser: inout JSONParser) -> UInt8? {
-        while true {
-            parser.skipWhitespace()
-            parser.ensure(1)
-            guard parser.index < parser.text.count else { return nil }
-            let byte = parser.text[parser.index]
-            if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 { return byte }
-        }
+        parser.skipWhitespace()
+        return parser.index < parser.text.count ? parser.text[parser.index] : nil
     }
 
     /// Moves `parser` from an object's `{` to the value of the first of its first members that
@@ -71,12 +66,6 @@ extension RecordPlan {
         parser.index += 1
         for _ in 0..<envelopeMembersMeasured {
             guard nextByte(&parser) == UInt8(ascii: "\""), let span = try? parser.scanString() else { return nil }
-            var name = ByteBuffer(capacity: span.end - span.start)
-            if span.hasEscapes {
-                JSONParser.decodeEscapes(parser.text, span, into: &name)
-            } else {
-                name.append(UnsafeRawBufferPointer(rebasing: parser.text[span.start..<span.end]))
-            }
             guard nextByte(&parser) == UInt8(ascii: ":") else { return nil }
             parser.index += 1
             guard let opener = nextByte(&parser) else { return nil }
@@ -92,6 +81,13 @@ extension RecordPlan {
                 largest = true
             }
             if largest {
+                // Nothing read ahead is given back: the name's text is still there.
+                var name = ByteBuffer(capacity: span.end - span.start)
+                if span.hasEscapes {
+                    JSONParser.decodeEscapes(parser.text, span, into: &name)
+                } else {
+                    name.append(UnsafeRawBufferPointer(rebasing: parser.text[span.start..<span.end]))
+                }
                 parser.index = start
                 return (Array(name.bytes), opener)
             }

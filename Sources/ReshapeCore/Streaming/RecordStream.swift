@@ -443,7 +443,6 @@ final class RecordStream {
         throw first.work > budget.work ? .workLimit(limits.maxWork) : .outputLimit(limits.maxOutputBytes)
     }
 
-
     /// Reports progress up to the end of `done`, whose input is then given back.
     private func reportProgress(_ done: RecordBatch) throws(ReshapeError) {
         if let progress = settings.progress, !progress(done.inputEnd, input.knownSize ?? 0) {

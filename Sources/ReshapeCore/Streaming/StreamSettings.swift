@@ -38,7 +38,7 @@ public struct StreamSettings: Sendable {
     /// `text`, `failed` when the stream named its error itself, `rerun` when the stream's plan
     /// broke, a bug, and the whole tree answered), and `record trees` after `streamed` or `hybrid` when some
     /// record was reshaped on a tree of its own rather than on its text; `envelope found` when a
-    /// collection that no rule's path names was found in memory; `batch reshaped again`
+    /// collection that no rule's path names was found (in memory or a regular file); `batch reshaped again`
     /// when a batch stopped short of a limit it did not pass: on what the other threads spent,
     /// or before a pipe's limits grew).
     package var outcome: (@Sendable (String) -> Void)? = nil
