@@ -96,6 +96,7 @@ extension Rules {
                 if stream.containersPassed > 0 { settings.outcome?("containers passed") }
                 if stream.membersPast > 0 { settings.outcome?("members past") }
                 if stream.readAhead > 0 { settings.outcome?("read ahead") }
+                if stream.passedAhead > 0 { settings.outcome?("passed ahead") }
                 return
             case .streamed(let intermediate?):
                 // The rules that need the whole document run on the streamed rules' result.

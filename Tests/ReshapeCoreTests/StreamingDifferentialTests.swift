@@ -296,7 +296,8 @@ import Testing
     /// Objects in arrays inside records that a rule removes (by index, or as a filter decides,
     /// read ahead or not), after and before other rules: what the rules before the removal
     /// would have done to them (or failed on: a renaming that makes a name twice) happens as on
-    /// the tree.
+    /// the tree. An object a filter decided on ahead, in which no rule then selects anything,
+    /// goes by as text (`passed`): no filter takes its tokens.
     @Test func elementsRemovedAfterOtherRules() throws {
         let records = [
             #"{"g": [{"role": "member", "n": {"a": [1]}}, {"role": "admin", "n": [{}, 2.50]}, {"role": "member"}], "k": 1}"#,
@@ -306,15 +307,18 @@ import Testing
         ]
         // A name the rule before the remove would make collide, in a removed object only.
         let colliding = #"{"g": [{"role": "admin"}, {"role": "member", "q_r": 1, "qR": 2}], "k": 5}"#
-        for (spec, ahead) in [
-            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.role == 'member']"}]"#, true),
-            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.role != 'member']"},{"op":"blankStringToNull"}]"#, true),
-            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[1]"}]"#, false),
-            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[*].n"}]"#, false),
-            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].g[1]"}]"#, false),
-            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].g[?@.role == 'member']"}]"#, false),
-            (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].g[?@.role == 'member']","member":"role"}]"#, true),
-            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.role == 'member'].n"}]"#, true),
+        for (spec, ahead, passed) in [
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.role == 'member']"}]"#, true, true),
+            // The objects that stay go by with what blankStringToNull does in them.
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.role != 'member']"},{"op":"blankStringToNull"}]"#, true, true),
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[1]"}]"#, false, false),
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[*].n"}]"#, false, false),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].g[1]"}]"#, false, false),
+            (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].g[?@.role == 'member']"}]"#, false, false),
+            (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].g[?@.role == 'member']","member":"role"}]"#, true, true),
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.role == 'member'].n"}]"#, true, true),
+            // Every object is looked into below (`..`): none goes by.
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]..g[?@.role == 'member']"}]"#, true, false),
         ] {
             let rules = try Rules(json: spec)
             for extra in [nil, colliding] {
@@ -326,6 +330,7 @@ import Testing
                 if extra == nil {
                     #expect(counts["record trees", default: 0] == 0, "\(spec): \(counts)")
                     #expect((counts["read ahead", default: 0] > 0) == ahead, "\(spec): \(counts)")
+                    #expect((counts["passed ahead", default: 0] > 0) == passed, "\(spec): \(counts)")
                 }
             }
         }

@@ -9,6 +9,9 @@ import Musl
 final class FilterVerdicts {
     /// Bit `k`: the filters of segment `k` hold for the child whose first token comes next.
     @exclusivity(unchecked) var current: PathMatcher.Verdicts = 0
+    /// While the gate asks the rule's filter whether a child may go by as text (see
+    /// `FilterGate.passes`): `current` holds for that child, and the cursor's `peek` uses it.
+    @exclusivity(unchecked) var decided = false
 }
 
 /// Stands before the filter of a rule whose path has filter selectors (`$[*].tags[?@ != '']`):
@@ -67,6 +70,9 @@ final class FilterGate: RecordFilter {
     /// Inside a container below which no step can need a verdict (its states have nothing live),
     /// how many containers are open: their tokens go on without the cursor following them.
     @exclusivity(unchecked) private var through = 0
+    /// The element last looked at ahead (its bracket in the text) and what was found.
+    @exclusivity(unchecked) private var peekedAt: UnsafeRawPointer? = nil
+    @exclusivity(unchecked) private var peekedVerdicts: PathMatcher.Verdicts? = nil
     /// The most steps of work the filters of one record take on its tokens.
     static let budget = 1 << 20
 
@@ -117,6 +123,7 @@ final class FilterGate: RecordFilter {
         heldValue = false
         recordMember = nil
         through = 0
+        peekedAt = nil
         guard !filtersRecords else {
             if let found = peek() {
                 verdicts.current = found
@@ -135,8 +142,29 @@ final class FilterGate: RecordFilter {
 
     func ignores(_ token: RecordToken) -> Bool { held.isEmpty && !holdsRecord && !cursor.stepFilters && next.ignores(token) }
 
+    /// An element that is an object and that the filters test goes by as text when its verdicts
+    /// are found ahead in the text (see `peek(_:element:)`) and, given them, the rule's filter
+    /// lets it go by (the path selects nothing in it).
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
-        held.isEmpty && !holdsRecord && !cursor.stepFilters && next.passes(token, into: &pass)
+        guard held.isEmpty && !holdsRecord else { return false }
+        guard cursor.stepFilters else { return next.passes(token, into: &pass) }
+        guard token.kind == .objectStart, let states = cursor.filterStep(to: token), let found = peekOnce(states, element: token) else {
+            return false
+        }
+        verdicts.current = found
+        verdicts.decided = true
+        defer { verdicts.decided = false }
+        return next.passes(token, into: &pass)
+    }
+
+    /// `peek(_:element:)`, once per element: the chain asks `passes` before it hands the
+    /// element's first token to `take` (when some filter must see its tokens), and the work of
+    /// one look is counted once.
+    private func peekOnce(_ states: PathMatcher.States, element token: RecordToken) -> PathMatcher.Verdicts? {
+        if let at = peekedAt, at == token.bytes.baseAddress { return peekedVerdicts }
+        peekedAt = token.bytes.baseAddress
+        peekedVerdicts = peek(states, element: token)
+        return peekedVerdicts
     }
 
     var passesEveryName: Bool { next.passesEveryName }
@@ -149,6 +177,7 @@ final class FilterGate: RecordFilter {
     func memberWentBy(named hash: UInt64) -> Bool { next.memberWentBy(named: hash) }
 
     func skip(_ token: RecordToken) {
+        if peekedAt != nil && peekedAt == token.bytes.baseAddress { arena.passedAhead += 1 }
         cursor.skip()
         next.skip(token)
     }
@@ -170,7 +199,7 @@ final class FilterGate: RecordFilter {
                 if token.opens && states & ~cursor.matcher.selected == 0 { through = 1 }
                 return next.take(token)
             }
-            if token.kind == .objectStart, let found = peek(states, element: token) {
+            if token.kind == .objectStart, let found = peekOnce(states, element: token) {
                 verdicts.current = found
                 if cursor.take(token) & ~cursor.matcher.selected == 0 { through = 1 }
                 return next.take(token)

@@ -442,6 +442,8 @@ final class TokenArena {
     /// Objects a filter decided on ahead of their tokens, over every record (for tests: see
     /// `StreamSettings.outcome`).
     @exclusivity(unchecked) var readAhead = 0
+    /// Of those, elements that then went by as text, no filter taking their tokens (for tests).
+    @exclusivity(unchecked) var passedAhead = 0
     /// The text of the record being read, from its first byte, for a filter that looks ahead in
     /// it (see `FilterGate`); empty when it is not at hand.
     @exclusivity(unchecked) var record = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -590,11 +592,15 @@ struct PathCursor {
         }
     }
 
-    /// The states of the value about to start, without following it.
+    /// The states of the value about to start, without following it: an element's as if every
+    /// filter took it, unless the gate decided it (see `FilterVerdicts.decided`).
     @inline(__always)
     func peek() -> PathMatcher.States {
         guard let top = frames.last, !top.isObject else { return pending }
-        return top.states == 0 ? 0 : matcher.child(top.states, index: top.index, verdicts: PathMatcher.anyChild)
+        guard top.states != 0 else { return 0 }
+        var given = PathMatcher.anyChild
+        if let verdicts, verdicts.decided { given = verdicts.current }
+        return matcher.child(top.states, index: top.index, verdicts: given)
     }
 
     /// A value went by without its tokens: an element is counted.

@@ -54,6 +54,8 @@ final class RecordStream {
     private(set) var membersPast = 0
     /// Objects a filter decided on ahead of their tokens (for tests).
     private(set) var readAhead = 0
+    /// Of those, elements that went by as text (for tests).
+    private(set) var passedAhead = 0
     private var droppedBy: [Int] = []
     /// The first record, kept apart: the envelope is reshaped with it again at the end.
     private var first: RecordCopy? = nil
@@ -368,6 +370,7 @@ final class RecordStream {
         containersPassed += done.containersPassed
         membersPast += done.membersPast
         readAhead += done.readAhead
+        passedAhead += done.passedAhead
         for drop in done.drops {
             if droppedBy.count < drop.rule { droppedBy += [Int](repeating: 0, count: drop.rule - droppedBy.count) }
             droppedBy[drop.rule - 1] += 1

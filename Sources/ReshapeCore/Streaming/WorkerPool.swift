@@ -26,6 +26,8 @@ class RecordBatch: @unchecked Sendable {
     var membersPast = 0
     /// Objects a filter decided on ahead of their tokens (`TokenArena.readAhead`; for tests).
     var readAhead = 0
+    /// Of those, elements that went by as text (`TokenArena.passedAhead`; for tests).
+    var passedAhead = 0
     /// Steps of work the records took (see `Limits.maxWork`), summed over the stream.
     var work = 0
     /// What the rules added to the whole tree's output bound (`Document.grow`) for these records,
@@ -105,6 +107,7 @@ class RecordBatch: @unchecked Sendable {
         containersPassed = 0
         membersPast = 0
         readAhead = 0
+        passedAhead = 0
         work = 0
         growth = 0
         startsStream = false
