@@ -18,15 +18,15 @@ enum JSONText {
             }
             out.append(UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
             switch byte {
-            case UInt8(ascii: "\""): out.append("\\\"")
-            case UInt8(ascii: "\\"): out.append("\\\\")
-            case 0x0A: out.append("\\n")
-            case 0x0D: out.append("\\r")
-            case 0x09: out.append("\\t")
-            case 0x08: out.append("\\b")
-            case 0x0C: out.append("\\f")
+            case UInt8(ascii: "\""): out.append("\\\"" as StaticString)
+            case UInt8(ascii: "\\"): out.append("\\\\" as StaticString)
+            case 0x0A: out.append("\\n" as StaticString)
+            case 0x0D: out.append("\\r" as StaticString)
+            case 0x09: out.append("\\t" as StaticString)
+            case 0x08: out.append("\\b" as StaticString)
+            case 0x0C: out.append("\\f" as StaticString)
             default:
-                out.append("\\u00")
+                out.append("\\u00" as StaticString)
                 out.append(hexDigit(byte >> 4))
                 out.append(hexDigit(byte & 0xF))
             }

@@ -90,10 +90,10 @@ struct JSONWriter: ~Copyable {
                 newline(depth: stack.count + 1)
                 let key = KeyBytes(start: json_object_iter_key(iterator), count: json_object_iter_key_len(iterator))
                 writeString(key)
-                if pretty { out.append(": ") } else { out.append(UInt8(ascii: ":")) }
+                if pretty { out.append(": " as StaticString) } else { out.append(UInt8(ascii: ":")) }
                 let value = json_object_iter_value(iterator)
                 stack.append(.object(node, iterator: json_object_iter_next(node, iterator), first: false))
-                if let value { try writeValue(value, stack: &stack) } else { out.append("null") }
+                if let value { try writeValue(value, stack: &stack) } else { out.append("null" as StaticString) }
             case .array(let node, let index, let count):
                 guard index < count else {
                     if count > 0 { newline(depth: stack.count) }
@@ -103,7 +103,7 @@ struct JSONWriter: ~Copyable {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 newline(depth: stack.count + 1)
                 stack.append(.array(node, index: index + 1, count: count))
-                if let value = json_array_get(node, index) { try writeValue(value, stack: &stack) } else { out.append("null") }
+                if let value = json_array_get(node, index) { try writeValue(value, stack: &stack) } else { out.append("null" as StaticString) }
             }
         }
     }
@@ -161,11 +161,11 @@ struct JSONWriter: ~Copyable {
         case JSON_REAL:
             NumberText.append(json_real_value(node), to: &out)
         case JSON_TRUE:
-            out.append("true")
+            out.append("true" as StaticString)
         case JSON_FALSE:
-            out.append("false")
+            out.append("false" as StaticString)
         default:
-            out.append("null")
+            out.append("null" as StaticString)
         }
     }
 

@@ -163,7 +163,7 @@ extension JSONParser {
                     guard !frames.isEmpty else { return false }
                     index += 1
                     if isObject ? fast.nullEmptyObjects : fast.nullEmptyArrays {
-                        out.append("null")
+                        out.append("null" as StaticString)
                     } else {
                         out.append(isObject ? "{}" : "[]")
                     }
@@ -192,7 +192,7 @@ extension JSONParser {
                     content = UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
                 }
                 if fast.nullBlankStrings && BlankStringToNull.isBlank(content, trim: fast.trim) {
-                    out.append("null")
+                    out.append("null" as StaticString)
                 } else if span.hasEscapes {
                     JSONText.appendQuoted(content, to: &out)
                 } else {

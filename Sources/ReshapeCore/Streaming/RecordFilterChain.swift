@@ -700,9 +700,9 @@ final class RecordTextWriter: RecordFilter {
             case .number:
                 token.number.appendCanonical(to: &out)
             case .bool:
-                out.append(token.flag ? "true" : "false")
+                out.append(token.flag ? "true" as StaticString : "false")
             default:
-                out.append("null")
+                out.append("null" as StaticString)
             }
             return out.count <= outputLimit
         }
