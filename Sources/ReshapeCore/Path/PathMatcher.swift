@@ -77,6 +77,19 @@ struct PathMatcher: Sendable {
         }
     }
 
+    /// The same matcher, its arrays its own: one for each thread's cursor (see `PathCursor`).
+    /// Reading a matcher's arrays from a filter's stored cursor bumps their reference counts;
+    /// shared by the threads, those counts bounce between the cores on every step.
+    func ownCopy() -> PathMatcher { PathMatcher(copying: self) }
+
+    private init(copying other: PathMatcher) {
+        segments = other.segments.map { $0 }
+        selectors = other.selectors.map { $0 }
+        selected = other.selected
+        waiting = other.waiting
+        filtering = other.filtering
+    }
+
     /// Whether the automaton follows `selector`: a name, an index from the start, a slice whose
     /// bounds count from the start and whose step is not negative, a wildcard, or a union of
     /// those (not an index from the end or a slice counting from it); with `filters`, a filter

@@ -49,11 +49,6 @@ final class RecordFastPath: Sendable {
         self.idBlankCheck = idBlankCheck
     }
 
-    /// Nothing: the text as the writer would write its tree.
-    static let identity = RecordFastPath(
-        nullEmptyObjects: false, nullBlankStrings: false, trim: false, renames: [], idName: nil, idKeyHash: 0,
-        idKeyLength: 0, idBlankCheck: (false, false))
-
     /// What the rules do to a record's text, gathered rule by rule: each op adds its part
     /// (`Operation.addToFastPath`, in its file under `Ops/`).
     struct Builder {

@@ -518,7 +518,8 @@ struct PathCursor {
 
     /// - Parameter verdicts: required when `matcher` has filters (see `RecordFilterContext.along`).
     init(_ matcher: PathMatcher, parent: PathMatcher.States, verdicts: FilterVerdicts? = nil) {
-        self.matcher = matcher
+        // A cursor is one thread's: so are the arrays it reads at every step.
+        self.matcher = matcher.ownCopy()
         self.parent = parent
         self.verdicts = verdicts
         element = matcher.child(parent, index: 0)

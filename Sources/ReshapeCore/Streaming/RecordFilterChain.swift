@@ -89,8 +89,9 @@ final class RecordFilterChain {
     @exclusivity(unchecked) private var frames: [(isObject: Bool, firstName: Int)] = []
     /// The hashes (`RecordNames.hash`) of the names of the open objects, for duplicates.
     @exclusivity(unchecked) private var names: [UInt64] = []
-    /// The passes met so far, the first doing nothing.
-    @exclusivity(unchecked) private var passes = [CopyPass(key: 0, .identity, cacheCapacity: 1)]
+    /// The passes met so far, the first doing nothing; each the chain's own (one that threads
+    /// shared would have its reference count bumped by each of them at every copy).
+    @exclusivity(unchecked) private var passes = [CopyPass(key: 0, RecordFastPath(ContainerPass()), cacheCapacity: 1)]
     /// At most this many passes are kept; a container that would need another takes its tokens.
     private static let maxPasses = 16
     /// Containers copied from the text with something done to them (for tests: see
