@@ -17,6 +17,9 @@ public struct Rules: Sendable {
     let plan: RecordPlan
     /// How small documents run on their text alone, when the rules allow (see `TextRoute`).
     let textRoute: TextRoute?
+    /// The record filters of a document that is one record, when every rule has one: how a JSON
+    /// Lines line the text route does not take runs (see `LineRunner`).
+    let loneRecordFilters: RecordFilterPlan?
     /// The limits every `apply` of these rules works within (see docs/limits.md).
     public let limits: Limits
 
@@ -57,6 +60,7 @@ public struct Rules: Sendable {
         self.rawDepth = RawAccess.rawDepth(for: operations)
         self.plan = RecordPlan.make(for: operations)
         self.textRoute = TextRoute(operations: operations, plan: plan)
+        self.loneRecordFilters = RecordFilterPlan.makeForLoneRecords(operations)
         self.limits = limits
     }
 

@@ -532,6 +532,50 @@ import Testing
         }
     }
 
+    /// JSON Lines lines with rules that edit what their paths select (not the fused pass's alone)
+    /// run on the record filters, each path starting at the line's root: the bytes, the skipped
+    /// lines and the first error of each line on the whole tree. Odd lines (not objects, empty,
+    /// duplicate names, a value a rule rejects, a byte order mark) take the tree. Rules that move
+    /// the document (`wrap`) or that no filter follows keep every line on the tree.
+    @Test func jsonLinesRunOnTheRecordFilters() throws {
+        var random = SeededGenerator(seed: 97_531)
+        let odd = [
+            "{}", "[]", "[1, {\"price\": 2}]", "\"text\"", "null", #"{"n": 1, "n": 2}"#, #"{"price": "abc"}"#, "\u{FEFF}{\"n\": 1}",
+            #"{"avatar": {"url": "u", "w": 1}, "plan": "free", "debug": [1, 2]}"#, #"{"a": [{"plan": "free"}, {"plan": 1}, 3]}"#,
+            #"{"created_at": 5, "createdAt": 6}"#, #"{"plan": ""}"#, #"{"u1": {"inner_key": 1, "x": [2]}, "u2": {}, "u\u0033": {"key": 1}}"#,
+            #"{"u1": {"inner_key": {"a": null}}, "u2": {"plan": "free"}}"#,
+        ]
+        for (spec, onFilters) in [
+            (#"[{"op":"remove","path":"$.debug"},{"op":"coerce","path":"$.price","to":"number"}]"#, true),
+            (#"[{"op":"default","path":"$","key":"plan","value":"free"},{"op":"renameKeys","path":"$","map":{"n":"count"}}]"#, true),
+            (#"[{"op":"remove","path":"$[?@ == null]"},{"op":"convertKeys","path":"$","to":"camelCase"}]"#, true),
+            (#"[{"op":"keep","path":"$","members":["n","plan","avatar"]},{"op":"hoist","path":"$.avatar","member":"url","onMissing":"null"}]"#, true),
+            (#"[{"op":"mapValues","path":"$.plan","cases":[["free",0],["",null]]},{"op":"emptyObjectToNull"},{"op":"remove","path":"$..deepName"}]"#, true),
+            (#"[{"op":"remove","path":"$.a[?@.plan == 'free']"},{"op":"blankStringToNull"},{"op":"flatten","path":"$","member":"avatar"}]"#, true),
+            (#"[{"op":"keyedToArray","idKey":"key","nonObject":"skip"},{"op":"remove","path":"$[*].inner_key"}]"#, true),
+            (#"[{"op":"remove","path":"$.debug"},{"op":"wrap","key":"row"}]"#, false),
+        ] {
+            let rules = try Rules(json: spec)
+            var lines: [String] = []
+            for _ in 0..<400 {
+                var record = random.next(6) == 0 ? random.pick(odd) : Self.record(&random, failing: false, minimumMembers: 1)
+                // keyedToArray's lines are keyed collections (Firebase exports, a line each).
+                if spec.contains("keyedToArray") && random.next(8) != 0 {
+                    record = "{" + (0..<random.next(4)).map { #""u\#($0)": \#(Self.record(&random, failing: false))"# }.joined(separator: ", ") + "}"
+                }
+                lines.append(record.replacingOccurrences(of: "\n", with: " "))
+            }
+            let input = Array(lines.joined(separator: "\n").utf8)
+            for options in [ApplyOptions.inputLines, [.inputLines, .skipInvalidLines], [.inputLines, .outputLines]] {
+                let outcomes = Outcomes()
+                #expect(Self.compare(rules, input, options: options, outcomes: outcomes, context: "\(spec) options \(options.rawValue)"))
+                let counts = outcomes.counts()
+                // JSON Lines out writes each line's collection a record a line: the tree's.
+                #expect((counts["lines on filters", default: 0] > 0) == (onFilters && !options.contains(.outputLines)), "\(spec): \(counts)")
+            }
+        }
+    }
+
     /// JSON Lines from a pipe are read in chunks as the work goes, never whole: the same bytes, the
     /// same skipped lines and the same first error as the same lines in memory, on one thread and
     /// on three, with lines longer than a batch and runs cut at every size.

@@ -180,6 +180,11 @@ struct PathMatcher: Sendable {
     /// The states of the document's root.
     var root: States { 1 }
 
+    /// The state of a node above the root, whose one child is the root: the parent of a
+    /// document that is one record (see `RecordFilterContext.lone`). No path segment has its bit
+    /// (a path has fewer than 63).
+    static let aboveRoot: States = 1 << 63
+
     /// Whether every value below a node in `states` is selected: the path ends in `..*` and that
     /// segment waits here (`$..*` below any node).
     func selectsEverythingBelow(_ states: States) -> Bool {
@@ -202,7 +207,7 @@ struct PathMatcher: Sendable {
     /// Whether, from `states`, which element an index step goes to matters: an index selector is
     /// live.
     func dependsOnIndex(_ states: States) -> Bool {
-        var live = states & ~selected
+        var live = states & ~selected & ~Self.aboveRoot
         while live != 0 {
             let offset = live.trailingZeroBitCount
             live &= live - 1
@@ -221,6 +226,7 @@ struct PathMatcher: Sendable {
         // Nothing live (the usual case away from a path's targets): nothing below either.
         var live = states & ~selected
         if live == 0 { return 0 }
+        if states == Self.aboveRoot { return root }
         var next = states & waiting
         while live != 0 {
             let offset = live.trailingZeroBitCount

@@ -18,6 +18,8 @@ final class LineBatch: RecordBatch, @unchecked Sendable {
     /// The run ended where a pipe had nothing more to give for now: its output, and all before
     /// it, should go out before the next read waits (see `LineSource`).
     var waited = false
+    /// Lines reshaped by the record filters (for tests: see `StreamSettings.outcome`).
+    var onFilters = 0
 
     init(sequence: Int, inputStart: Int, inputEnd: Int) {
         self.inputStart = inputStart
@@ -34,6 +36,7 @@ final class LineBatch: RecordBatch, @unchecked Sendable {
         lineCount = 0
         skipped.removeAll()
         waited = false
+        onFilters = 0
         text = UnsafeRawBufferPointer(start: nil, count: 0)
         textOwner = nil
     }
@@ -46,6 +49,9 @@ final class LineRunner: @unchecked Sendable {
     private let lineOptions: ApplyOptions
     private let skipInvalid: Bool
     private let lineSettings: StreamSettings
+    /// The rules' filters for a line that is one record, where the options let a line be
+    /// written as its record's text is (see `LoneRecord`).
+    private let filters: RecordFilterPlan?
 
     init(rules: Rules, options: ApplyOptions, settings: StreamSettings) {
         self.rules = rules
@@ -56,6 +62,7 @@ final class LineRunner: @unchecked Sendable {
         var lineSettings = StreamSettings()
         lineSettings.minimumStreamBytes = settings.minimumStreamBytes
         self.lineSettings = lineSettings
+        filters = lineOptions.isDisjoint(with: [.pretty, .allowDuplicateKeys, .outputLines]) ? rules.loneRecordFilters : nil
     }
 
     /// Reshapes the batch's lines in order, stopping at the first that fails (with its error,
@@ -65,6 +72,8 @@ final class LineRunner: @unchecked Sendable {
         var start = 0
         let end = input.count
         let writesLines = !lineOptions.contains(.outputLines)
+        // This thread's filters, made at the first line the text route does not take.
+        var lone: LoneRecord? = nil
         while start < end {
             batch.lineCount += 1
             var stop = start
@@ -76,6 +85,16 @@ final class LineRunner: @unchecked Sendable {
             if rules.reshapeOnText(line, options: lineOptions, settings: lineSettings, into: &batch.output) {
                 batch.output.append(UInt8(ascii: "\n"))
                 continue
+            }
+            // Where the text route may go (`minimumStreamBytes` 0 keeps every line on the tree).
+            if let filters, line.count < lineSettings.minimumStreamBytes {
+                let record = lone ?? LoneRecord(filters.makeChain())
+                lone = record
+                if record.reshape(line, rules: rules, into: &batch.output) {
+                    batch.output.append(UInt8(ascii: "\n"))
+                    batch.onFilters += 1
+                    continue
+                }
             }
             do throws(ReshapeError) {
                 let result = try rules.reshapeWhole(line, options: lineOptions)
@@ -106,5 +125,47 @@ final class LineRunner: @unchecked Sendable {
                 return
             }
         }
+    }
+}
+
+/// A document that is one record (a JSON Lines line) reshaped by the rules' record filters, each
+/// rule's paths starting at the record (`RecordFilterContext.lone`): no tree unless a filter
+/// gives up, and then the whole tree decides, errors included. One thread's.
+final class LoneRecord {
+    private let chain: RecordFilterChain
+    private var parser = JSONParser(
+        text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON, rawDepth: nil,
+        maxDepth: Limits.defaultMaxDepth)
+
+    init(_ chain: RecordFilterChain) {
+        self.chain = chain
+    }
+
+    /// Appends the compact output for the document `input` to `out`; false, with `out` as it
+    /// was, when the whole tree must decide.
+    func reshape(_ input: UnsafeRawBufferPointer, rules: Rules, into out: inout ByteBuffer) -> Bool {
+        let limits = rules.limits.resolved(inputBytes: input.count)
+        // As the text route: the filters count neither selections nor each rule's steps, so a
+        // document that comes near a limit is the tree's.
+        guard TextRoute.withinLimits(input.count, limits, ruleCount: rules.count) else { return false }
+        // As for a record of an array at the root: one level more than the document needs.
+        let depthLeft = limits.maxDepth - 1
+        guard depthLeft > 1 else { return false }
+        parser.restart(with: input)
+        let mark = out.count
+        var growth = 0
+        var work = 0
+        let done =
+            chain.run(
+                &parser, key: nil, depthLeft: depthLeft, into: &out, outputLimit: mark.addingClamped(limits.maxOutputBytes),
+                growth: &growth, work: &work)
+            // No rule removes the document itself; should one, the tree says what is left.
+            && chain.arena.droppedBy == 0
+            // The tree's bounds: its output by the input plus what the rules add, its work by
+            // what it counts and the filters' evaluations.
+            && input.count.addingClamped(growth).addingClamped(Tree.minimumValueBytes * rules.count) <= limits.maxOutputBytes
+            && work.addingClamped(input.count.multipliedClamped(by: 16 * (rules.count + 1))).addingClamped(4096) < limits.maxWork
+        if !done { out.truncate(to: mark) }
+        return done
     }
 }

@@ -54,6 +54,7 @@ enum JSONLines {
 
         var linesBefore = 0
         func write(_ done: LineBatch) throws(ReshapeError) {
+            if done.onFilters > 0 { settings.outcome?("lines on filters") }
             for var skipped in done.skipped {
                 skipped.line += linesBefore
                 settings.skippedLine?(skipped)

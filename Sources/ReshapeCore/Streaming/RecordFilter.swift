@@ -232,10 +232,13 @@ struct RecordFilterContext {
     let kind: RecordPlan.Kind
     /// The rule's 1-based number among the rules (0 when not known).
     var rule = 0
+    /// The record is the whole document (a JSON Lines line): its paths start at the record,
+    /// whose parent is `PathMatcher.aboveRoot`, and there is no collection.
+    var lone = false
 
     /// Whether `path` selects the collection itself.
     func selectsCollection(_ path: JSONPath) -> Bool {
-        PathOnChain(path, chain: chain).selectedDepths.contains(chain.count)
+        !lone && PathOnChain(path, chain: chain).selectedDepths.contains(chain.count)
     }
 
     /// The needs (see `MemberNeeds`) of a filter that works on what `matcher` selects: a member
@@ -266,6 +269,7 @@ struct RecordFilterContext {
     /// or when a filter tests a member of the envelope. (A filter may test the records: the
     /// `FilterGate` then holds each record.)
     func recordParent(_ matcher: PathMatcher) -> PathMatcher.States? {
+        if lone { return PathMatcher.aboveRoot }
         var states = matcher.root
         for name in chain {
             if matcher.filters(states) { return nil }

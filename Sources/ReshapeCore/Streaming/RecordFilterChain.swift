@@ -43,6 +43,28 @@ struct RecordFilterPlan: Sendable {
         return RecordFilterPlan(makers: makers, rules: rules, needs: needs)
     }
 
+    /// The plan for a document that is one record, every rule on it (a JSON Lines line): each
+    /// rule's paths start at the record (see `RecordFilterContext.lone`). Nil when some rule
+    /// needs the tree, or moves the document rather than editing what its path selects (`wrap`,
+    /// `unwrap`: their filters leave the records as they are).
+    static func makeForLoneRecords(_ operations: [any Operation]) -> RecordFilterPlan? {
+        var makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter] = []
+        var rules: [Int] = []
+        var needs: [MemberNeeds]? = []
+        for (offset, operation) in operations.enumerated() {
+            var context = RecordFilterContext(chain: [], kind: .array)
+            context.rule = offset + 1
+            context.lone = true
+            guard case .filter(let make) = operation.recordFilter(context) else { return nil }
+            makers.append(make)
+            rules.append(offset + 1)
+            if needs != nil, let need = operation.recordMemberNeeds(context) { needs?.append(need) } else { needs = nil }
+            guard makers.count <= maxFilters else { return nil }
+        }
+        guard !makers.isEmpty else { return nil }
+        return RecordFilterPlan(makers: makers, rules: rules, needs: needs)
+    }
+
     /// A chain for one thread.
     func makeChain() -> RecordFilterChain {
         RecordFilterChain(makers, rules: rules, needs: needs)

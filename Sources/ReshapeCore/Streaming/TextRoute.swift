@@ -79,7 +79,7 @@ final class TextRoute: Sendable {
     /// Appends the compact output for `input` to `out`; false, with `out` as it was, when the
     /// whole tree must decide.
     func reshape(_ input: UnsafeRawBufferPointer, limits: ResolvedLimits, into out: inout ByteBuffer) -> Bool {
-        guard withinLimits(input.count, limits) else { return false }
+        guard Self.withinLimits(input.count, limits, ruleCount: ruleCount) else { return false }
         let mark = out.count
         var growth = 0
         guard pass(input, limits: limits, into: &out, growth: &growth) else { return false }
@@ -116,7 +116,7 @@ final class TextRoute: Sendable {
     /// work nor selections, so it leaves any input that comes near a limit to the tree. A value
     /// takes at least one byte (or two), each rule does a few steps per value, and each record
     /// gains at most its id member, counted as the tree counts an added value.
-    private func withinLimits(_ bytes: Int, _ limits: ResolvedLimits) -> Bool {
+    static func withinLimits(_ bytes: Int, _ limits: ResolvedLimits, ruleCount: Int) -> Bool {
         let bound = bytes.multipliedClamped(by: 64).addingClamped(4096)
         return bound < limits.maxOutputBytes && bound < limits.maxSelected
             && bytes.multipliedClamped(by: 16 * (ruleCount + 1)).addingClamped(4096) < limits.maxWork
