@@ -26,7 +26,7 @@ extension Rules {
             try JSONLines.reshape(LineSource(buffer: input), rules: self, options: options, settings: settings, into: sink)
             return
         }
-        if tryingText, try sink.append(using: { reshapeOnText(input, options: options, settings: settings, into: &$0) }) {
+        if tryingText, try sink.append(using: { reshapeOnText(input, options: options, settings: settings, into: &$0) != nil }) {
             return
         }
         guard !options.contains(.allowDuplicateKeys), plan.streamsAnything, input.count >= settings.minimumStreamBytes else {
@@ -134,17 +134,31 @@ extension Rules {
         }
     }
 
-    /// Appends the output to `out` when the document is small and the text route takes it (see
-    /// `TextRoute`); false, with `out` as it was, otherwise. `options` are checked already.
+    /// How a small document was reshaped on its text.
+    enum SmallRoute {
+        /// The fused pass (`TextRoute`).
+        case text
+        /// The record filters, the document taken as one record (`LoneRecord`).
+        case filters
+    }
+
+    /// Appends the output to `out` when the document is small and the text route or the record
+    /// filters take it, and says which; nil, with `out` as it was, otherwise. `options` are
+    /// checked already.
     func reshapeOnText(
         _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings, into out: inout ByteBuffer
-    ) -> Bool {
-        guard input.count < settings.minimumStreamBytes, let textRoute,
-            options.isDisjoint(with: [.pretty, .allowDuplicateKeys, .inputLines, .outputLines]),
-            textRoute.reshape(input, limits: limits.resolved(inputBytes: input.count), into: &out)
-        else { return false }
-        settings.outcome?("text")
-        return true
+    ) -> SmallRoute? {
+        guard input.count < settings.minimumStreamBytes, options.isDisjoint(with: [.pretty, .allowDuplicateKeys, .inputLines, .outputLines])
+        else { return nil }
+        if let textRoute, textRoute.reshape(input, limits: limits.resolved(inputBytes: input.count), into: &out) {
+            settings.outcome?("text")
+            return .text
+        }
+        if let loneRecords, loneRecords.reshape(input, rules: self, into: &out) {
+            settings.outcome?("lone record")
+            return .filters
+        }
+        return nil
     }
 
     /// The whole-tree engine on input read from `region` as it is parsed, its text given back as

@@ -17,9 +17,9 @@ public struct Rules: Sendable {
     let plan: RecordPlan
     /// How small documents run on their text alone, when the rules allow (see `TextRoute`).
     let textRoute: TextRoute?
-    /// The record filters of a document that is one record, when every rule has one: how a JSON
-    /// Lines line the text route does not take runs (see `LineRunner`).
-    let loneRecordFilters: RecordFilterPlan?
+    /// The record filters of a small document taken as one record, when every rule has one: how a
+    /// document (a JSON Lines line, a response) the text route does not take runs (see `LoneRecord`).
+    let loneRecords: LoneRecord.Pool?
     /// The limits every `apply` of these rules works within (see docs/limits.md).
     public let limits: Limits
 
@@ -60,7 +60,7 @@ public struct Rules: Sendable {
         self.rawDepth = RawAccess.rawDepth(for: operations)
         self.plan = RecordPlan.make(for: operations)
         self.textRoute = TextRoute(operations: operations, plan: plan)
-        self.loneRecordFilters = RecordFilterPlan.makeForLoneRecords(operations)
+        self.loneRecords = LoneRecord.Pool(operations: operations)
         self.limits = limits
     }
 
@@ -121,7 +121,7 @@ public struct Rules: Sendable {
         try options.validate()
         var buffer = ByteBuffer(capacity: input.count.addingClamped(input.count / 8 + 64))
         // A small response on the text route is written straight into the buffer handed over.
-        if reshapeOnText(input, options: options, settings: settings, into: &buffer) {
+        if reshapeOnText(input, options: options, settings: settings, into: &buffer) != nil {
             return buffer.take()
         }
         let sink = BufferSink(buffer: buffer)

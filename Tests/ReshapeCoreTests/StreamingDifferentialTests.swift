@@ -822,6 +822,40 @@ import Testing
         #expect(outcomes.counts()["text", default: 0] > 300, "\(outcomes.counts())")
     }
 
+    /// Small documents whose rules the text route does not cover (`remove`, `default`, `coerce`,
+    /// filters...) run on the record filters, the document taken as one record from its root:
+    /// single objects, small keyed collections and arrays, and odd documents, each giving the
+    /// whole tree's bytes or error. Rules that move the document (`wrap`) keep it on the tree.
+    @Test func smallDocumentsRunOnTheRecordFilters() throws {
+        var random = SeededGenerator(seed: 13_579)
+        let odd = [
+            "{}", "[]", "[1, {\"price\": 2}]", "\"text\"", "null", #"{"n": 1, "n": 2}"#, #"{"price": "abc"}"#, "\u{FEFF}{\"n\": 1}",
+            #"{"a": [{"plan": "free"}, {"plan": 1}, 3]}"#, #"{"created_at": 5, "createdAt": 6}"#, #"{"n": 1} x"#, #"{"n": "#,
+        ]
+        for (spec, taken) in [
+            (#"[{"op":"remove","path":"$.debug"},{"op":"coerce","path":"$.price","to":"number","onFail":"null"}]"#, true),
+            (#"[{"op":"default","path":"$","key":"plan","value":"free"},{"op":"convertKeys","path":"$","to":"camelCase"}]"#, true),
+            (#"[{"op":"keyedToArray","idKey":"key","nonObject":"skip"},{"op":"remove","path":"$[*].inner_key"},{"op":"emptyObjectToNull"}]"#, true),
+            (#"[{"op":"remove","path":"$..[?@ == '']"},{"op":"keep","path":"$[*]","members":["n","plan"]}]"#, true),
+            (#"[{"op":"remove","path":"$.debug"},{"op":"wrap","key":"data"}]"#, false),
+        ] {
+            let rules = try Rules(json: spec)
+            let outcomes = Outcomes()
+            for round in 0..<150 {
+                let text: String
+                switch random.next(4) {
+                case 0: text = random.pick(odd)
+                case 1: text = "{" + (0..<random.next(4)).map { #""u\#($0)": \#(Self.record(&random, failing: false))"# }.joined(separator: ", ") + "}"
+                case 2: text = "[" + (0..<random.next(4)).map { _ in Self.record(&random, failing: false) }.joined(separator: ", ") + "]"
+                default: text = Self.record(&random, failing: random.next(10) == 0, minimumMembers: 1)
+                }
+                guard Self.compare(rules, Array(text.utf8), outcomes: outcomes, context: "\(spec) round \(round) \(text)") else { return }
+            }
+            let counts = outcomes.counts()
+            #expect((counts["lone record", default: 0] > 30) == taken, "\(spec): \(counts)")
+        }
+    }
+
     /// Limits hold when streaming: the output limit counts the whole output, the depth limit the
     /// whole document, and the error is the whole tree's.
     @Test func limitsHoldWhenStreaming() throws {

@@ -49,9 +49,6 @@ final class LineRunner: @unchecked Sendable {
     private let lineOptions: ApplyOptions
     private let skipInvalid: Bool
     private let lineSettings: StreamSettings
-    /// The rules' filters for a line that is one record, where the options let a line be
-    /// written as its record's text is (see `LoneRecord`).
-    private let filters: RecordFilterPlan?
 
     init(rules: Rules, options: ApplyOptions, settings: StreamSettings) {
         self.rules = rules
@@ -62,7 +59,6 @@ final class LineRunner: @unchecked Sendable {
         var lineSettings = StreamSettings()
         lineSettings.minimumStreamBytes = settings.minimumStreamBytes
         self.lineSettings = lineSettings
-        filters = lineOptions.isDisjoint(with: [.pretty, .allowDuplicateKeys, .outputLines]) ? rules.loneRecordFilters : nil
     }
 
     /// Reshapes the batch's lines in order, stopping at the first that fails (with its error,
@@ -72,8 +68,6 @@ final class LineRunner: @unchecked Sendable {
         var start = 0
         let end = input.count
         let writesLines = !lineOptions.contains(.outputLines)
-        // This thread's filters, made at the first line the text route does not take.
-        var lone: LoneRecord? = nil
         while start < end {
             batch.lineCount += 1
             var stop = start
@@ -82,19 +76,10 @@ final class LineRunner: @unchecked Sendable {
             let lineStart = batch.inputStart + start
             start = stop + 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            if rules.reshapeOnText(line, options: lineOptions, settings: lineSettings, into: &batch.output) {
+            if let route = rules.reshapeOnText(line, options: lineOptions, settings: lineSettings, into: &batch.output) {
+                if route == .filters { batch.onFilters += 1 }
                 batch.output.append(UInt8(ascii: "\n"))
                 continue
-            }
-            // Where the text route may go (`minimumStreamBytes` 0 keeps every line on the tree).
-            if let filters, line.count < lineSettings.minimumStreamBytes {
-                let record = lone ?? LoneRecord(filters.makeChain())
-                lone = record
-                if record.reshape(line, rules: rules, into: &batch.output) {
-                    batch.output.append(UInt8(ascii: "\n"))
-                    batch.onFilters += 1
-                    continue
-                }
             }
             do throws(ReshapeError) {
                 let result = try rules.reshapeWhole(line, options: lineOptions)
@@ -128,44 +113,3 @@ final class LineRunner: @unchecked Sendable {
     }
 }
 
-/// A document that is one record (a JSON Lines line) reshaped by the rules' record filters, each
-/// rule's paths starting at the record (`RecordFilterContext.lone`): no tree unless a filter
-/// gives up, and then the whole tree decides, errors included. One thread's.
-final class LoneRecord {
-    private let chain: RecordFilterChain
-    private var parser = JSONParser(
-        text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON, rawDepth: nil,
-        maxDepth: Limits.defaultMaxDepth)
-
-    init(_ chain: RecordFilterChain) {
-        self.chain = chain
-    }
-
-    /// Appends the compact output for the document `input` to `out`; false, with `out` as it
-    /// was, when the whole tree must decide.
-    func reshape(_ input: UnsafeRawBufferPointer, rules: Rules, into out: inout ByteBuffer) -> Bool {
-        let limits = rules.limits.resolved(inputBytes: input.count)
-        // As the text route: the filters count neither selections nor each rule's steps, so a
-        // document that comes near a limit is the tree's.
-        guard TextRoute.withinLimits(input.count, limits, ruleCount: rules.count) else { return false }
-        // As for a record of an array at the root: one level more than the document needs.
-        let depthLeft = limits.maxDepth - 1
-        guard depthLeft > 1 else { return false }
-        parser.restart(with: input)
-        let mark = out.count
-        var growth = 0
-        var work = 0
-        let done =
-            chain.run(
-                &parser, key: nil, depthLeft: depthLeft, into: &out, outputLimit: mark.addingClamped(limits.maxOutputBytes),
-                growth: &growth, work: &work)
-            // No rule removes the document itself; should one, the tree says what is left.
-            && chain.arena.droppedBy == 0
-            // The tree's bounds: its output by the input plus what the rules add, its work by
-            // what it counts and the filters' evaluations.
-            && input.count.addingClamped(growth).addingClamped(Tree.minimumValueBytes * rules.count) <= limits.maxOutputBytes
-            && work.addingClamped(input.count.multipliedClamped(by: 16 * (rules.count + 1))).addingClamped(4096) < limits.maxWork
-        if !done { out.truncate(to: mark) }
-        return done
-    }
-}
