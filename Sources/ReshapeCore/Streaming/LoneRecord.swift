@@ -52,7 +52,7 @@ extension LoneRecord {
     /// its thread's chain) idle between calls. Nil when some rule has no such filter.
     final class Pool: @unchecked Sendable {  // `idle` is guarded by `mutex`
         private let plan: RecordFilterPlan
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
         private var idle: [LoneRecord] = []
         /// Kept at most: one per thread that calls at once, within reason.
         private static let kept = 16
@@ -60,6 +60,8 @@ extension LoneRecord {
         init?(operations: [any Operation]) {
             guard let plan = RecordFilterPlan.makeForLoneRecords(operations) else { return nil }
             self.plan = plan
+            // Allocated once the pool is sure to be made (a failed init runs no deinit).
+            mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
             pthread_mutex_init(mutex, nil)
         }
 
