@@ -25,6 +25,8 @@ final class ValueHolding: RecordFilter {
     @exclusivity(unchecked) private var scalar: [RecordToken] = [.null]
     /// The tokens of a value made anew (`ValueEdit.array`, `.scalar`).
     @exclusivity(unchecked) private var making: [RecordToken] = []
+    /// `null`, the tokens of a value edited to it.
+    private let nullTokens = ValueHolding.null
 
     /// - Parameter renames: the tokens made may hold names the object had not (the writer
     ///   compares them).
@@ -53,7 +55,7 @@ final class ValueHolding: RecordFilter {
         case .keep:
             return tokens
         case .null:
-            return Self.null
+            return nullTokens
         case .value(let range):
             return tokens[range]
         case .array(let elements):
@@ -198,8 +200,8 @@ final class ValueHolding: RecordFilter {
         }
     }
 
-    /// `null` as the one token of a value.
-    static let null: ArraySlice<RecordToken> = [RecordToken.null][...]
+    /// `null` as the one token of a value (made where used: see `RecordToken.objectStart`).
+    static var null: ArraySlice<RecordToken> { [RecordToken.null][...] }
 
     /// Whether a name token is `name` (with `hash`, its `RecordNames.hash`).
     static func isName(_ token: RecordToken, _ name: [UInt8], hash: UInt64) -> Bool {

@@ -198,11 +198,14 @@ struct RecordToken: @unchecked Sendable {  // its bytes are only read
         self.hash = hash
     }
 
-    static let objectStart = RecordToken(.objectStart)
-    static let objectEnd = RecordToken(.objectEnd)
-    static let arrayStart = RecordToken(.arrayStart)
-    static let arrayEnd = RecordToken(.arrayEnd)
-    static let null = RecordToken(.null)
+    // Made where used, not kept in globals: a global is made at its first use, and threads that
+    // make their filters at once would meet there (ThreadSanitizer sees the Swift runtime's
+    // once-guard, built without it, as no guard).
+    static var objectStart: RecordToken { RecordToken(.objectStart) }
+    static var objectEnd: RecordToken { RecordToken(.objectEnd) }
+    static var arrayStart: RecordToken { RecordToken(.arrayStart) }
+    static var arrayEnd: RecordToken { RecordToken(.arrayEnd) }
+    static var null: RecordToken { RecordToken(.null) }
 
     /// A value begins with this token (a scalar, or a container's start).
     @inline(__always)
@@ -313,8 +316,8 @@ struct ValueKinds: OptionSet, Sendable {
     static let null = ValueKinds(rawValue: 1 << 3)
     static let object = ValueKinds(rawValue: 1 << 4)
     static let array = ValueKinds(rawValue: 1 << 5)
-    static let containers: ValueKinds = [.object, .array]
-    static let all: ValueKinds = [.string, .number, .bool, .null, .object, .array]
+    static var containers: ValueKinds { [.object, .array] }
+    static var all: ValueKinds { [.string, .number, .bool, .null, .object, .array] }
 
     /// The kind of the value whose text starts with `byte`; all of them for a byte no value
     /// starts with (the reader then finds the fault).
