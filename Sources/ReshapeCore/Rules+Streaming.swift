@@ -75,9 +75,13 @@ extension Rules {
     private func stream(
         _ input: StreamInput, options: ApplyOptions, settings: StreamSettings, into sink: OutputSink
     ) throws(ReshapeError) {
-        // A collection inside an envelope that no rule's path names is found here.
+        // A collection inside an envelope that no rule's path names is found here; not one so deep
+        // that its records would have no depth left under the depth limit (the whole document's
+        // records then say where the limit is passed, as the tree does).
         var plan = self.plan
-        if let deeper = plan.deeper(in: input, operations: operations, readAhead: settings.envelopeBytesRead) {
+        if let deeper = plan.deeper(in: input, operations: operations, readAhead: settings.envelopeBytesRead),
+            deeper.inputChain.count + 2 < limits.maxDepth
+        {
             plan = deeper
             settings.outcome?("envelope found")
         }

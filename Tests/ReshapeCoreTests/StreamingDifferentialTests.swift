@@ -856,6 +856,51 @@ import Testing
         }
     }
 
+    /// Limits hold for a small document on the record filters as on the whole tree: a depth, an
+    /// output, a work and a selection limit near or past what the document needs give the tree's
+    /// bytes or its error exactly (the filters leave a document near a limit to the tree). The
+    /// stream, which counts work, selections and output its own way (docs/limits.md), may stop
+    /// where the tree does not; its depth errors are the tree's (an envelope it finds leaves the
+    /// records room under the depth limit).
+    @Test func smallDocumentsOnTheFiltersKeepTheLimits() throws {
+        var documents: [String] = []
+        for depth in [3, 5, 6, 7, 8, 30] {
+            documents.append(String(repeating: #"{"n":1,"a":"#, count: depth) + "1" + String(repeating: "}", count: depth))
+        }
+        documents.append("{" + (0..<300).map { #""k\#($0)": {"n": \#($0), "price": \#($0)}"# }.joined(separator: ",") + "}")
+        let outcomes = Outcomes()
+        for spec in [
+            #"[{"op":"remove","path":"$.debug"},{"op":"coerce","path":"$.price","to":"string"}]"#,
+            #"[{"op":"default","path":"$..*[?@.n]","key":"plan","value":"free"},{"op":"renameKeys","path":"$","map":{"n":"a-longer-name"},"deep":true}]"#,
+        ] {
+            for limits in [
+                Limits(maxDepth: 5), Limits(maxDepth: 7), Limits(maxDepth: 8), Limits(maxSelected: 3), Limits(maxSelected: 40),
+                Limits(maxOutputBytes: 200), Limits(maxOutputBytes: 9000), Limits(maxWork: 100), Limits(maxWork: 3000),
+            ] {
+                let rules = try Rules(json: spec, limits: limits)
+                for document in documents {
+                    let input = Array(document.utf8)
+                    let context = "\(spec) \(limits) \(document.prefix(60))"
+                    // A stream counts selections per record (docs/limits.md): compared without.
+                    if limits.maxSelected == nil {
+                        #expect(Self.compare(rules, input, outcomes: outcomes, context: context, countsDifferently: true))
+                    }
+                    let whole = Result { () throws(ReshapeError) in try rules.applyWholeTree(to: input) }
+                    var settings = StreamSettings(jobs: 1)
+                    settings.minimumStreamBytes = Int.max
+                    settings.outcome = { outcome in outcomes.add(outcome) }
+                    let small = Result { () throws(ReshapeError) in try rules.apply(to: input, options: [], settings: settings) }
+                    switch (whole, small) {
+                    case (.success(let a), .success(let b)): #expect(a == b, "\(context)")
+                    case (.failure(let a), .failure(let b)): #expect(a == b, "\(context)")
+                    default: Issue.record("\(context): \(whole) \(small)")
+                    }
+                }
+            }
+        }
+        #expect(outcomes.counts()["lone record", default: 0] > 10, "\(outcomes.counts())")
+    }
+
     /// Limits hold when streaming: the output limit counts the whole output, the depth limit the
     /// whole document, and the error is the whole tree's.
     @Test func limitsHoldWhenStreaming() throws {
