@@ -85,6 +85,18 @@ extension Rules {
             plan = deeper
             settings.outcome?("envelope found")
         }
+        // A collection the rules' paths place at the depth limit leaves its records no depth: the
+        // whole tree reads the document, and names where the limit is passed.
+        if plan.inputChain.count + 1 >= limits.maxDepth {
+            let output: ByteBuffer
+            switch input {
+            case .memory(let bytes): output = try reshapeWhole(bytes, options: options)
+            case .region(let region): output = try reshapeWhole(region, options: options)
+            }
+            settings.outcome?("tree")
+            try sink.write(taking: output)
+            return
+        }
         let stream = RecordStream(rules: self, plan: plan, input: input, options: options, settings: settings, sink: sink)
         do throws(ReshapeError) {
             switch try stream.run() {

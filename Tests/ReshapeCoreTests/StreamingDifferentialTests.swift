@@ -856,6 +856,20 @@ import Testing
         }
     }
 
+    /// A collection that the rules' paths place at or near the depth limit (`$.a.b.c` with a
+    /// limit of 3 to 6) leaves its records little or no depth: every route gives the whole
+    /// tree's error, with its path, line and column, or its bytes.
+    @Test func collectionsAtTheDepthLimitGiveTheTreesError() throws {
+        let records = (0..<3000).map { #""k\#($0)": {"n": \#($0), "price": {"x": [1]}}"# }
+        let input = Array((#"{"a": {"b": {"c": {"# + records.joined(separator: ",") + "}}}}").utf8)
+        for depth in [3, 4, 5, 6, 7] {
+            for spec in [#"[{"op":"remove","path":"$.a.b.c.*.price"}]"#, #"[{"op":"keyedToArray","path":"$.a.b.c"}]"#] {
+                let rules = try Rules(json: spec, limits: Limits(maxDepth: depth))
+                #expect(Self.compare(rules, input, context: "\(spec) maxDepth \(depth)"))
+            }
+        }
+    }
+
     /// Limits hold for a small document on the record filters as on the whole tree: a depth, an
     /// output, a work and a selection limit near or past what the document needs give the tree's
     /// bytes or its error exactly (the filters leave a document near a limit to the tree). The
