@@ -78,9 +78,22 @@ static void check_into(reshape_rules *rules, const char *input, size_t length, u
     free(buffer);
 }
 
-/* `text`'s output, reshaped with [] (`identity`), reads back and equals `canonical`'s output. */
+/* Whether `message` is the work or the output limit's: counts a stream keeps its own way
+   (docs/limits.md), so a document may pass one where another route over the same text would not. */
+static int is_document_limit(const char *message) {
+    size_t length = strlen(message);
+    const char *work = "(the work limit)", *output = "(the output limit)";
+    return (length >= strlen(work) && strcmp(message + length - strlen(work), work) == 0) ||
+           (length >= strlen(output) && strcmp(message + length - strlen(output), output) == 0);
+}
+
+/* `text`'s output, reshaped with [] (`identity`), reads back and equals `canonical`'s output. The
+   output is another document, read under the same limits by whichever route its size and flags
+   give (a 149 KB input with duplicate keys allowed runs on the whole tree; its output, without
+   them, streams): a work or output limit it reaches is that route's count, not a fault. */
 static void check_canonical(reshape_rules *identity, const outcome *text, const outcome *canonical, const char *what) {
     outcome reread = run(identity, text->out, text->length, 0);
+    if (reread.status == RESHAPE_LIMIT_EXCEEDED && is_document_limit(reread.err.message)) return;
     if (reread.status != RESHAPE_OK) fail(what, reread.err.message);
     if (reread.length != canonical->length || memcmp(reread.out, canonical->out, canonical->length) != 0)
         fail(what, canonical->out);
