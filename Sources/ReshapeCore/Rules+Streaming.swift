@@ -160,9 +160,11 @@ extension Rules {
 
     /// Appends the output to `out` when the document is small and the text route or the record
     /// filters take it, and says which; nil, with `out` as it was, otherwise. `options` are
-    /// checked already.
+    /// checked already. `lone`: the caller's own record for the filters (see `LoneRecord.Pool.take`);
+    /// by default one is taken from the pool for this document.
     func reshapeOnText(
-        _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings, into out: inout ByteBuffer
+        _ input: UnsafeRawBufferPointer, options: ApplyOptions, settings: StreamSettings, into out: inout ByteBuffer,
+        lone: LoneRecord? = nil
     ) -> SmallRoute? {
         guard input.count < settings.minimumStreamBytes, options.isDisjoint(with: [.pretty, .allowDuplicateKeys, .inputLines, .outputLines])
         else { return nil }
@@ -170,11 +172,12 @@ extension Rules {
             settings.outcome?("text")
             return .text
         }
-        if let loneRecords, loneRecords.reshape(input, rules: self, into: &out) {
-            settings.outcome?("lone record")
-            return .filters
-        }
-        return nil
+        guard let loneRecords else { return nil }
+        let record = lone ?? loneRecords.take()
+        defer { if lone == nil { loneRecords.give(record) } }
+        guard record.reshape(input, rules: self, into: &out) else { return nil }
+        settings.outcome?("lone record")
+        return .filters
     }
 
     /// The whole-tree engine on input read from `region` as it is parsed, its text given back as

@@ -68,6 +68,10 @@ final class LineRunner: @unchecked Sendable {
         var start = 0
         let end = input.count
         let writesLines = !lineOptions.contains(.outputLines)
+        // One record for the filters for the whole batch: taking one from the rules' pool for
+        // each line would have the threads meet at its lock a line at a time.
+        let lone = rules.loneRecords?.take()
+        defer { if let lone { rules.loneRecords?.give(lone) } }
         while start < end {
             batch.lineCount += 1
             var stop = start
@@ -76,7 +80,7 @@ final class LineRunner: @unchecked Sendable {
             let lineStart = batch.inputStart + start
             start = stop + 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            if let route = rules.reshapeOnText(line, options: lineOptions, settings: lineSettings, into: &batch.output) {
+            if let route = rules.reshapeOnText(line, options: lineOptions, settings: lineSettings, into: &batch.output, lone: lone) {
                 if route == .filters { batch.onFilters += 1 }
                 batch.output.append(UInt8(ascii: "\n"))
                 continue

@@ -70,17 +70,20 @@ extension LoneRecord {
             mutex.deallocate()
         }
 
-        /// `LoneRecord.reshape` on an idle record's chain, or a new one's.
-        func reshape(_ input: UnsafeRawBufferPointer, rules: Rules, into out: inout ByteBuffer) -> Bool {
+        /// An idle record (its thread's chain), or a new one: a caller reshaping many documents
+        /// on one thread (a batch of JSON Lines) takes one for all of them, and gives it back.
+        func take() -> LoneRecord {
             pthread_mutex_lock(mutex)
             let taken = idle.popLast()
             pthread_mutex_unlock(mutex)
-            let record = taken ?? LoneRecord(plan.makeChain())
-            let done = record.reshape(input, rules: rules, into: &out)
+            return taken ?? LoneRecord(plan.makeChain())
+        }
+
+        /// Gives `record` back (or lets it go when enough are kept).
+        func give(_ record: LoneRecord) {
             pthread_mutex_lock(mutex)
             if idle.count < Self.kept { idle.append(record) }
             pthread_mutex_unlock(mutex)
-            return done
         }
     }
 }
