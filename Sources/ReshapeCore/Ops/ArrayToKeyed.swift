@@ -21,14 +21,17 @@ struct ArrayToKeyed: PathOperation {
         return .below(depth + 2)
     }
 
+    /// It keys arrays; any other selected value is an error.
+    static var selects: SelectedKinds { .arrays }
+    /// Each element is a record: an object; anything else is an error at the element.
+    static var elementKinds: SelectedKinds { .objects }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
         for match in try selection.editOrder() {
             let array = selection.node(match)
-            guard array.isArray else {
-                throw ReshapeError(.ruleFailed, "expected an array, found \(array.kind.described)", path: selection.path(of: match))
-            }
+            guard try Self.selects.edits(array, at: match, in: selection) else { continue }
             let object = try Make.object()
             do throws(ReshapeError) {
                 for index in 0..<array.arrayCount {
@@ -44,10 +47,7 @@ struct ArrayToKeyed: PathOperation {
     }
 
     private func add(_ element: Node, at index: Int, to object: Node, match: Int32, selection: Selection) throws(ReshapeError) {
-        guard element.isObject else {
-            throw ReshapeError(
-                .ruleFailed, "expected an object, found \(element.kind.described)", path: selection.path(of: match, .index(index)))
-        }
+        guard try Self.elementKinds.edits(element, at: match, in: selection, .index(index)) else { return }
         guard let id = try idKey.withUTF8Bytes({ (bytes) throws(ReshapeError) in try element.member(bytes) }) else {
             throw ReshapeError(.ruleFailed, "missing \(quoted(idKey))", path: selection.path(of: match, .index(index)))
         }
@@ -165,7 +165,7 @@ extension ArrayToKeyed {
                         inArray = false
                         return next.take(.objectEnd)
                     }
-                    guard token.kind == .objectStart, !cursor.selects(states) else { return false }
+                    guard ArrayToKeyed.elementKinds.verdict(token) == .edits, !cursor.selects(states) else { return false }
                     held.removeAll(keepingCapacity: true)
                     held.append(token)
                     inElement = 1
@@ -203,7 +203,8 @@ extension ArrayToKeyed {
                 return true
             }
             guard token.startsValue, cursor.selects(states) else { return next.take(token) }
-            guard token.kind == .arrayStart else { return false }
+            // A value it leaves would pass on here; `.arrays` leaves none.
+            guard ArrayToKeyed.selects.verdict(token) == .edits else { return false }
             inArray = true
             ids.reset()
             return next.take(.objectStart)

@@ -15,17 +15,23 @@ struct Default: PathOperation {
     /// Looks at the selected values.
     var rawAccess: RawAccess { .matches(of: path) }
 
+    /// It sets a member of objects; any other selected value is an error.
+    static var selects: SelectedKinds { .objects }
+
+    /// Whether the member `key`, holding a value of kind `current` (nil when missing), takes
+    /// `value`: the one decision the op makes, on the tree and on a record's tokens. The value is
+    /// not looked into: present and not `null` is all that is asked.
+    @inline(__always)
+    static func fills(_ current: ValueKinds?) -> Bool { current == nil || current == .null }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
         for match in try selection.editOrder() {
             let object = selection.node(match)
-            guard object.isObject else {
-                throw ReshapeError(.ruleFailed, "expected an object, found \(object.kind.described)", path: selection.path(of: match))
-            }
-            // Present and not null is all that is asked: the value is not looked into.
+            guard try Self.selects.edits(object, at: match, in: selection) else { continue }
             let current = try key.withUTF8Bytes { (bytes) throws(ReshapeError) in object.storedMember(bytes) }
-            if let current, !current.isNull { continue }
+            guard Self.fills(current.map { ValueKinds($0.kind) }) else { continue }
             // One insertion adds `"key":value,` and the value's nodes.
             try document.charge(value.values)
             try document.grow(values: value.values, bytes: key.utf8.count + 4 + value.text.count)
@@ -128,7 +134,7 @@ extension Default {
             case .objectEnd:
                 if let top = objects.last, top.depth == depth {
                     objects.removeLast()
-                    if !top.seen {
+                    if !top.seen && Default.fills(nil) {
                         guard next.take(name), passValue() else { return false }
                     }
                 }
@@ -136,13 +142,13 @@ extension Default {
             case .arrayEnd:
                 return next.take(token)
             default:
-                let selected = cursor.selects(states)
-                if selected && token.kind != .objectStart { return false }
+                let verdict = cursor.selects(states) ? Default.selects.verdict(token) : .leaves
+                if verdict == .fails { return false }  // The tree names it.
                 if atKey {
                     atKey = false
-                    if token.kind == .null { return passValue() }
+                    if Default.fills(ValueKinds(token.kind)) { return passValue() }
                 }
-                if selected { objects.append((cursor.depth, false)) }
+                if verdict == .edits { objects.append((cursor.depth, false)) }
                 return next.take(token)
             }
         }

@@ -18,6 +18,12 @@ struct Flatten: PathOperation {
     /// Looks into the member of the selected objects.
     var rawAccess: RawAccess { path.fixedDepth.map { .below($0 + 2) } ?? .anyDepth }
 
+    /// It flattens objects; a selected `null` stays `null`, any other value is an error.
+    static var selects: SelectedKinds { .objectsOrNull }
+    /// The member: an object is taken apart into the selected object; one it leaves (`null`) is
+    /// removed with its name; any other value is an error at the member.
+    static var memberKinds: SelectedKinds { .objectsOrNull }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
@@ -26,22 +32,15 @@ struct Flatten: PathOperation {
         // Deepest first: an object inside the member is flattened before the member is taken apart.
         for match in try selection.editOrder() {
             let object = selection.node(match)
-            if object.isNull { continue }
-            guard object.isObject else {
-                throw ReshapeError(.ruleFailed, "expected an object, found \(object.kind.described)", path: selection.path(of: match))
-            }
+            guard try Self.selects.edits(object, at: match, in: selection) else { continue }
             try document.charge(1)
             guard let inner = try member.withUTF8Bytes({ (bytes) throws(ReshapeError) in try object.member(bytes) }) else {
                 continue
             }
-            if inner.isNull {
+            guard try Self.memberKinds.edits(inner, at: match, in: selection, .key(member)) else {
                 try document.charge(2)
                 _ = memberBytes.withUnsafeBytes { Tree.removeMember(of: object, named: $0) }
                 continue
-            }
-            guard inner.isObject else {
-                throw ReshapeError(
-                    .ruleFailed, "expected an object, found \(inner.kind.described)", path: selection.path(of: match, .key(member)))
             }
             // Rebuilding an object: as `Document.charge` counts it, 16 and 4 per member.
             try document.charge((object.objectCount + inner.objectCount).multipliedClamped(by: 4).addingClamped(16))
@@ -155,13 +154,13 @@ extension Flatten {
             let states = cursor.take(token)
             if atMember {
                 atMember = false
-                switch token.kind {
-                case .null: return true  // Removed, with its name.
-                case .objectStart:
+                switch Flatten.memberKinds.verdict(token) {
+                case .leaves: return true  // Removed, with its name.
+                case .edits:
                     guard !cursor.selects(states) else { return false }
                     inMember = 1
                     return true
-                default: return false
+                case .fails: return false
                 }
             }
             if inMember > 0 {
@@ -194,15 +193,12 @@ extension Flatten {
                     }
                     if comparesNames { guard names.insert(token.hash, at: cursor.depth) else { return false } }
                 }
-            case .objectStart:
-                selected.append(cursor.selects(states))
-            case .arrayStart:
-                guard !cursor.selects(states) else { return false }
-                selected.append(false)
             case .objectEnd, .arrayEnd:
                 if selected.removeLast() && comparesNames { names.close(cursor.depth + 1) }
             default:
-                guard token.kind == .null || !cursor.selects(states) else { return false }
+                let verdict = cursor.selects(states) ? Flatten.selects.verdict(token) : .leaves
+                guard verdict != .fails else { return false }
+                if token.opens { selected.append(verdict == .edits) }
             }
             return next.take(token)
         }

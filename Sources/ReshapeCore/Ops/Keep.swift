@@ -15,6 +15,9 @@ struct Keep: PathOperation {
     /// Looks at the selected values; their members are only removed.
     var rawAccess: RawAccess { .matches(of: path) }
 
+    /// It keeps members of objects; `null` stays `null`, any other selected value is an error.
+    static var selects: SelectedKinds { .objectsOrNull }
+
     /// Whether the member named `name` (whose `RecordNames.hash` is `hash`) stays: the one
     /// decision the op makes, on the tree and on a record's tokens.
     static func keeps(_ name: UnsafeRawBufferPointer, hash: UInt64, listed: [(hash: UInt64, bytes: [UInt8])]) -> Bool {
@@ -28,10 +31,7 @@ struct Keep: PathOperation {
         // Deepest and latest first, as every edit: the error reported is the same on any route.
         for match in try selection.editOrder() {
             let object = selection.node(match)
-            if object.isNull { continue }
-            guard object.isObject else {
-                throw ReshapeError(.ruleFailed, "expected an object, found \(object.kind.described)", path: selection.path(of: match))
-            }
+            guard try Self.selects.edits(object, at: match, in: selection) else { continue }
             // A step per member looked at, two per member removed.
             try document.charge(object.objectCount.multipliedClamped(by: max(1, members.count)))
             dropped.removeAll(keepingCapacity: true)
@@ -62,7 +62,7 @@ extension Keep {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let members = self.members
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
-            MemberDropping(cursor: cursor, nonObjectsNeedTheTree: true, next: next) { token in
+            MemberDropping(cursor: cursor, kinds: Keep.selects, next: next) { token in
                 !Keep.keeps(token.bytes, hash: token.hash, listed: members)
             }
         }

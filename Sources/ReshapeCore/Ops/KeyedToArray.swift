@@ -49,6 +49,12 @@ struct KeyedToArray: PathOperation {
         return .below(depth + 1)
     }
 
+    /// It makes records of objects, of arrays (Firebase's numbered records) and of `null` (no
+    /// records); any other selected value is an error.
+    static var selects: SelectedKinds {
+        SelectedKinds(edits: [.object, .array, .null], leaves: [], expected: "an object (or null, or an array)")
+    }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
@@ -119,6 +125,7 @@ struct KeyedToArray: PathOperation {
 
     /// A new array of records for the collection `node` (borrowed).
     private func array(from node: Node, at match: Int32, in selection: Selection) throws(ReshapeError) -> Node {
+        _ = try Self.selects.edits(node, at: match, in: selection)
         let array = try Make.array()
         do throws(ReshapeError) {
             switch node.kind {
@@ -140,9 +147,7 @@ struct KeyedToArray: PathOperation {
                     if let record { try Make.append(array, record) }
                 }
             default:
-                throw ReshapeError(
-                    .ruleFailed, "expected an object (or null, or an array), found \(node.kind.described)",
-                    path: selection.path(of: match))
+                break  // `selects` failed above.
             }
         } catch {
             Make.release(array)
@@ -395,6 +400,8 @@ extension KeyedToArray {
                 return wrapIn == nil || next.take(.objectEnd)
             }
             guard token.startsValue, cursor.selects(states) else { return next.take(token) }
+            // Arrays (numbered records) are made on the tree, as is the error at other values.
+            guard KeyedToArray.selects.verdict(token) == .edits, token.kind != .arrayStart else { return false }
             if let wrapIn {
                 arena.grow(values: 1, bytes: wrapIn.bytes.count + 4)
                 guard next.take(.objectStart), next.take(wrapIn) else { return false }

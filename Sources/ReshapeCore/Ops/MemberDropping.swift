@@ -1,12 +1,12 @@
 /// The record filter of the ops that drop some members of the objects they select (`keep`, and
 /// `remove` with `matching`): in a selected object, a member whose name `drops` says so is not
-/// passed on, its name nor its value.
+/// passed on, its name nor its value. What a selected value of another kind does is the op's
+/// `SelectedKinds`.
 final class MemberDropping: RecordFilter {
     @exclusivity(unchecked) var cursor: PathCursor
-    /// A selected value that is neither an object nor `null` makes the record take its tree
-    /// (which names the error), rather than passing on as it is, inside a member dropped too
-    /// (the tree looks at every selected value before it drops any).
-    let nonObjectsNeedTheTree: Bool
+    /// A selected value the op fails at makes the record take its tree (which names the error),
+    /// also inside a member dropped (the tree looks at every selected value before it drops any).
+    let kinds: SelectedKinds
     let drops: (RecordToken) -> Bool
     let next: any RecordFilter
     @exclusivity(unchecked) var skipper = ValueSkipper()
@@ -20,9 +20,9 @@ final class MemberDropping: RecordFilter {
     /// Per container open among the tokens taken: whether it is a selected object.
     @exclusivity(unchecked) var selected: [Bool] = []
 
-    init(cursor: PathCursor, nonObjectsNeedTheTree: Bool, next: any RecordFilter, drops: @escaping (RecordToken) -> Bool) {
+    init(cursor: PathCursor, kinds: SelectedKinds, next: any RecordFilter, drops: @escaping (RecordToken) -> Bool) {
         self.cursor = cursor
-        self.nonObjectsNeedTheTree = nonObjectsNeedTheTree
+        self.kinds = kinds
         self.drops = drops
         self.next = next
     }
@@ -53,10 +53,8 @@ final class MemberDropping: RecordFilter {
         }
         let states = cursor.take(token)
         if checksValue || checking > 0 {
-            // Not passed on; a selected value here that is neither an object nor null fails.
-            if nonObjectsNeedTheTree && token.startsValue && cursor.selects(states) && token.kind != .objectStart && token.kind != .null {
-                return false
-            }
+            // Not passed on; a selected value here that the op fails at needs the tree.
+            if token.startsValue && cursor.selects(states) && kinds.verdict(token) == .fails { return false }
             if checksValue {
                 checksValue = false
                 if token.opens { checking = 1 }
@@ -70,23 +68,19 @@ final class MemberDropping: RecordFilter {
         switch token.kind {
         case .name:
             if selected.last == true && drops(token) {
-                if nonObjectsNeedTheTree && cursor.memberStates != 0 {
+                if kinds.failsSome && cursor.memberStates != 0 {
                     checksValue = true
                 } else {
                     dropsValue = true
                 }
                 return true
             }
-        case .objectStart:
-            selected.append(cursor.selects(states))
-        case .arrayStart:
-            guard !(nonObjectsNeedTheTree && cursor.selects(states)) else { return false }
-            selected.append(false)
         case .objectEnd, .arrayEnd:
             selected.removeLast()
         default:
-            // A selected null stays as it is.
-            guard !(nonObjectsNeedTheTree && token.kind != .null && cursor.selects(states)) else { return false }
+            let verdict = cursor.selects(states) ? kinds.verdict(token) : .leaves
+            guard verdict != .fails else { return false }
+            if token.opens { selected.append(verdict == .edits) }
         }
         return next.take(token)
     }

@@ -32,6 +32,9 @@ struct Remove: PathOperation {
         }
     }
 
+    /// With `matching`: it removes members of objects; other selected values stay as they are.
+    static var selectsWithMatching: SelectedKinds { .objectsOnly }
+
     /// Removes, from each selected object, the members whose names match; other values are left.
     private func removeMembers(matching: IRegexp, from document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
@@ -39,7 +42,7 @@ struct Remove: PathOperation {
         var dropped: [[UInt8]] = []
         for match in try selection.editOrder() {
             let object = selection.node(match)
-            guard object.isObject else { continue }
+            guard try Self.selectsWithMatching.edits(object, at: match, in: selection) else { continue }
             dropped.removeAll(keepingCapacity: true)
             var cost = 0
             object.forEachStoredMember { name, _ in
@@ -92,7 +95,7 @@ extension Remove {
         if let matching {
             return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
                 let verdicts = KnownNames()
-                return MemberDropping(cursor: cursor, nonObjectsNeedTheTree: false, next: next) { token in
+                return MemberDropping(cursor: cursor, kinds: Remove.selectsWithMatching, next: next) { token in
                     verdicts.holds(for: token) { Self.matches(matching, $0.bytes) }
                 }
             }
