@@ -221,6 +221,23 @@ struct PathMatcher: Sendable {
         return false
     }
 
+    /// Whether, from `states`, which member a name step goes to matters: a name selector is live
+    /// (alone or in a union).
+    func dependsOnName(_ states: States) -> Bool {
+        var live = states & ~selected & ~Self.aboveRoot
+        while live != 0 {
+            let offset = live.trailingZeroBitCount
+            live &= live - 1
+            switch segments[offset].selector {
+            case .name: return true
+            case .union(let selectors):
+                if selectors.contains(where: { if case .name = $0 { true } else { false } }) { return true }
+            default: break
+            }
+        }
+        return false
+    }
+
     @inline(__always)
     private func step(_ states: States, _ takes: (_ offset: Int) -> Bool) -> States {
         // Nothing live (the usual case away from a path's targets): nothing below either.

@@ -258,11 +258,18 @@ struct RecordFilterContext {
         }
     }
 
-    /// The states of every record, for `matcher`, when records are elements of the collection
-    /// whose states do not depend on their place; nil otherwise.
+    /// The states of every record, for `matcher`, when they do not depend on the record's place
+    /// (its index in an array collection, its name in an object one); nil otherwise.
     func recordStates(_ matcher: PathMatcher) -> PathMatcher.States? {
-        guard kind == .array, let parent = recordParent(matcher), !matcher.filters(parent) else { return nil }
-        let record = matcher.child(parent, index: 0)
+        guard let parent = recordParent(matcher), !matcher.filters(parent) else { return nil }
+        let record: PathMatcher.States
+        switch kind {
+        case .array: record = matcher.child(parent, index: 0)
+        case .object:
+            guard !matcher.dependsOnName(parent) else { return nil }
+            let none = UnsafeRawBufferPointer(start: nil, count: 0)
+            record = matcher.child(parent, name: none, hash: RecordNames.hash(none))
+        }
         // A member's states would depend on its value (a filter's verdict).
         return matcher.filters(record) ? nil : record
     }

@@ -474,8 +474,10 @@ final class RecordFilterChain {
         for position in first..<names.count where names[position] == hash { return false }
         names.append(hash)
         let token = RecordToken(name: name, hash: hash, plain: !span.hasEscapes)
-        if routesMembers && frames.count == 1 && bypass == 0 && !arena.holdsRecord {
-            // A member of the record: past the filters when none needs it with this kind of value.
+        // A member of the record: past the filters when none needs it with this kind of value,
+        // and the record is open in the writer (a filter may hold its start until the next token:
+        // `emptyObjectToNull` on the records; that first name then goes through the filters).
+        if routesMembers && frames.count == 1 && bypass == 0 && !arena.holdsRecord && writer.openContainers == 1 {
             let route: MemberRoute
             if let known = knownRoutes.find(token, guess: nextRoute) {
                 route = routes[Int(known)]
@@ -665,6 +667,9 @@ final class RecordTextWriter: RecordFilter {
 
     /// One whole value was written.
     var finished: Bool { frames.isEmpty && values == 1 }
+
+    /// How many objects and arrays are open in what was written.
+    var openContainers: Int { frames.count }
 
     func start(key: UnsafeRawBufferPointer?) -> Bool { true }
 
