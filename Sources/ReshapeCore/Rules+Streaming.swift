@@ -172,8 +172,7 @@ extension Rules {
             settings.outcome?("text")
             return .text
         }
-        guard let loneRecords else { return nil }
-        let record = lone ?? loneRecords.take()
+        guard let record = lone ?? loneRecords.take() else { return nil }
         defer { if lone == nil { loneRecords.give(record) } }
         guard record.reshape(input, rules: self, into: &out) else { return nil }
         settings.outcome?("lone record")

@@ -17,9 +17,10 @@ public struct Rules: Sendable {
     let plan: RecordPlan
     /// How small documents run on their text alone, when the rules allow (see `TextRoute`).
     let textRoute: TextRoute?
-    /// The record filters of a small document taken as one record, when every rule has one: how a
-    /// document (a JSON Lines line, a response) the text route does not take runs (see `LoneRecord`).
-    let loneRecords: LoneRecord.Pool?
+    /// The record filters of a small document taken as one record, planned at first use (none
+    /// when some rule has no such filter): how a document (a JSON Lines line, a response) the
+    /// text route does not take runs (see `LoneRecord`).
+    let loneRecords: LoneRecord.Pool
     /// The limits every `apply` of these rules works within (see docs/limits.md).
     public let limits: Limits
 

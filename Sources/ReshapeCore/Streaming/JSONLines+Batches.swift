@@ -70,8 +70,8 @@ final class LineRunner: @unchecked Sendable {
         let writesLines = !lineOptions.contains(.outputLines)
         // One record for the filters for the whole batch: taking one from the rules' pool for
         // each line would have the threads meet at its lock a line at a time.
-        let lone = rules.loneRecords?.take()
-        defer { if let lone { rules.loneRecords?.give(lone) } }
+        let lone = rules.loneRecords.take()
+        defer { if let lone { rules.loneRecords.give(lone) } }
         while start < end {
             batch.lineCount += 1
             var stop = start

@@ -49,18 +49,20 @@ final class LoneRecord {
 
 extension LoneRecord {
     /// The rules' filters for a document that is one record, and the `LoneRecord`s (each with
-    /// its thread's chain) idle between calls. Nil when some rule has no such filter.
-    final class Pool: @unchecked Sendable {  // `idle` is guarded by `mutex`
-        private let plan: RecordFilterPlan
+    /// its thread's chain) idle between calls. The filters are planned at the first `take`, not
+    /// when the rules are compiled (a third of the rules' own compile time, used or not).
+    final class Pool: @unchecked Sendable {  // `plan` and `idle` are guarded by `mutex`
+        private let operations: [any Operation]
+        /// Nil until the first `take`; then the plan, or nil inside when some rule has no filter
+        /// for a lone record.
+        private var plan: RecordFilterPlan?? = nil
         private let mutex: UnsafeMutablePointer<pthread_mutex_t>
         private var idle: [LoneRecord] = []
         /// Kept at most: one per thread that calls at once, within reason.
         private static let kept = 16
 
-        init?(operations: [any Operation]) {
-            guard let plan = RecordFilterPlan.makeForLoneRecords(operations) else { return nil }
-            self.plan = plan
-            // Allocated once the pool is sure to be made (a failed init runs no deinit).
+        init(operations: [any Operation]) {
+            self.operations = operations
             mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
             pthread_mutex_init(mutex, nil)
         }
@@ -70,13 +72,18 @@ extension LoneRecord {
             mutex.deallocate()
         }
 
-        /// An idle record (its thread's chain), or a new one: a caller reshaping many documents
-        /// on one thread (a batch of JSON Lines) takes one for all of them, and gives it back.
-        func take() -> LoneRecord {
+        /// An idle record (its thread's chain), or a new one; nil when some rule has no filter for
+        /// a lone record (`RecordFilterPlan.makeForLoneRecords`). A caller reshaping many
+        /// documents on one thread (a batch of JSON Lines) takes one for all of them, and gives
+        /// it back.
+        func take() -> LoneRecord? {
             pthread_mutex_lock(mutex)
-            let taken = idle.popLast()
+            if plan == nil { plan = .some(RecordFilterPlan.makeForLoneRecords(operations)) }
+            let planned = plan ?? nil
+            let taken = planned == nil ? nil : idle.popLast()
             pthread_mutex_unlock(mutex)
-            return taken ?? LoneRecord(plan.makeChain())
+            guard let planned else { return nil }
+            return taken ?? LoneRecord(planned.makeChain())
         }
 
         /// Gives `record` back (or lets it go when enough are kept).

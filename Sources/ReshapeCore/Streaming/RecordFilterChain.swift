@@ -18,9 +18,7 @@ struct RecordFilterPlan: Sendable {
         -> RecordFilterPlan?
     {
         var step = RecordPlan.Step(chain: chain, kind: kind)
-        var makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter] = []
-        var rules: [Int] = []
-        var needs: [MemberNeeds]? = []
+        var plan = Gathered()
         for (offset, operation) in operations[0..<route.streamed].enumerated() {
             // Asked before the rule moves the collection, so that the chain is not copied for
             // each rule (thousands of `wrap`s make a chain as long).
@@ -30,17 +28,13 @@ struct RecordFilterPlan: Sendable {
             _ = operation.planStep(&step)
             switch made {
             case .unchanged: continue
-            case .filter(let make):
-                makers.append(make)
-                rules.append(offset + 1)
-                if needs != nil, let need = operation.recordMemberNeeds(context) { needs?.append(need) } else { needs = nil }
+            case .filter(let make): guard plan.add(make, of: operation, in: context) else { return nil }
             case .needsTree: return nil
             }
-            guard makers.count <= maxFilters else { return nil }
         }
         // Records of an array, or of an object that stays one (the runner writes their names).
-        guard step.kind == .array || kind == .object, !makers.isEmpty else { return nil }
-        return RecordFilterPlan(makers: makers, rules: rules, needs: needs)
+        guard step.kind == .array || kind == .object else { return nil }
+        return plan.made
     }
 
     /// The plan for a document that is one record, every rule on it (a JSON Lines line): each
@@ -48,21 +42,37 @@ struct RecordFilterPlan: Sendable {
     /// needs the tree, or moves the document rather than editing what its path selects (`wrap`,
     /// `unwrap`: their filters leave the records as they are).
     static func makeForLoneRecords(_ operations: [any Operation]) -> RecordFilterPlan? {
-        var makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter] = []
-        var rules: [Int] = []
-        var needs: [MemberNeeds]? = []
+        var plan = Gathered()
         for (offset, operation) in operations.enumerated() {
             var context = RecordFilterContext(chain: [], kind: .array)
             context.rule = offset + 1
             context.lone = true
-            guard case .filter(let make) = operation.recordFilter(context) else { return nil }
-            makers.append(make)
-            rules.append(offset + 1)
-            if needs != nil, let need = operation.recordMemberNeeds(context) { needs?.append(need) } else { needs = nil }
-            guard makers.count <= maxFilters else { return nil }
+            guard case .filter(let make) = operation.recordFilter(context), plan.add(make, of: operation, in: context) else { return nil }
         }
-        guard !makers.isEmpty else { return nil }
-        return RecordFilterPlan(makers: makers, rules: rules, needs: needs)
+        return plan.made
+    }
+
+    /// The filters gathered so far, in the rules' order.
+    private struct Gathered {
+        var makers: [@Sendable (any RecordFilter, TokenArena) -> any RecordFilter] = []
+        var rules: [Int] = []
+        var needs: [MemberNeeds]? = []
+
+        /// Adds the filter `make` of `operation`, made in `context`; false past `maxFilters`.
+        mutating func add(
+            _ make: @escaping @Sendable (any RecordFilter, TokenArena) -> any RecordFilter, of operation: any Operation,
+            in context: RecordFilterContext
+        ) -> Bool {
+            makers.append(make)
+            rules.append(context.rule)
+            if needs != nil, let need = operation.recordMemberNeeds(context) { needs?.append(need) } else { needs = nil }
+            return makers.count <= maxFilters
+        }
+
+        /// The plan, or nil when no rule has a filter.
+        var made: RecordFilterPlan? {
+            makers.isEmpty ? nil : RecordFilterPlan(makers: makers, rules: rules, needs: needs)
+        }
     }
 
     /// A chain for one thread.
