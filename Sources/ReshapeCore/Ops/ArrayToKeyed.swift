@@ -26,6 +26,11 @@ struct ArrayToKeyed: PathOperation {
     /// Each element is a record: an object; anything else is an error at the element.
     static var elementKinds: SelectedKinds { .objects }
 
+    /// Whether a record's id of kind `kind` (`real`: a number with a fraction or an exponent)
+    /// names it: a string, or an integer (as its decimal text). Anything else is an error.
+    @inline(__always)
+    static func namesRecord(_ kind: ValueKinds, real: Bool) -> Bool { kind == .string || (kind == .number && !real) }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
@@ -52,19 +57,19 @@ struct ArrayToKeyed: PathOperation {
             throw ReshapeError(.ruleFailed, "missing \(quoted(idKey))", path: selection.path(of: match, .index(index)))
         }
         try selection.document.charge(1)
-        var name = ByteBuffer()
-        switch id.kind {
-        case .string:
-            name.append(id.stringBytes)
-        case .integer:
-            NumberText.append(id.integerValue, to: &name)
-        case .rawNumber where !id.rawText.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }):
-            name.append(id.rawText)
-        default:
-            let found = id.kind == .real || id.kind == .rawNumber ? "a number with a fraction or exponent" : id.kind.described
+        let real = id.kind == .real
+            || (id.kind == .rawNumber && id.rawText.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }))
+        guard Self.namesRecord(ValueKinds(id.kind), real: real) else {
+            let found = real ? "a number with a fraction or exponent" : id.kind.described
             throw ReshapeError(
                 .ruleFailed, "the id must be a string or an integer, found \(found)",
                 path: selection.path(of: match, .index(index), .key(idKey)))
+        }
+        var name = ByteBuffer()
+        switch id.kind {
+        case .string: name.append(id.stringBytes)
+        case .integer: NumberText.append(id.integerValue, to: &name)
+        default: name.append(id.rawText)  // An integer beyond 64 bits, as written.
         }
         // The id becomes a member name: at most its text and a colon more.
         try selection.document.grow(by: name.count + 3)
@@ -175,7 +180,7 @@ extension ArrayToKeyed {
                 if token.startsValue && cursor.selects(states) { return false }
                 if atId {
                     atId = false
-                    guard token.kind == .string || (token.kind == .number && !token.flag) else { return false }
+                    guard ArrayToKeyed.namesRecord(ValueKinds(token.kind), real: token.kind == .number && token.flag) else { return false }
                     id = RecordToken(name: token.bytes, hash: RecordNames.hash(token.bytes), plain: token.kind == .number || token.flag)
                     arena.growth = arena.growth.addingClamped(token.bytes.count + 3)
                     if !keepId { return true }
