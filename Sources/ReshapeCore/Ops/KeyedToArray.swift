@@ -55,6 +55,30 @@ struct KeyedToArray: PathOperation {
         SelectedKinds(edits: [.object, .array, .null], leaves: [], expected: "an object (or null, or an array)")
     }
 
+    /// What a member of a collection becomes, by the kind of its value.
+    enum RecordShape {
+        /// A record: the object with its id put first.
+        case record
+        /// Nothing (`nonObject: skip`).
+        case skipped
+        /// `{idKey: k, valueKey: v}` (`nonObject: wrap`).
+        case wrapped
+        /// The rule fails there (`nonObject: error`).
+        case fails
+    }
+
+    /// What a member whose value is of kind `kind` becomes: the one decision about records, on
+    /// the tree and on a record's tokens (whose filters take only `.record` and leave the rest
+    /// to the tree).
+    func shape(of kind: ValueKinds) -> RecordShape {
+        if kind == .object { return .record }
+        switch nonObject {
+        case .error: return .fails
+        case .skip: return .skipped
+        case .wrap: return .wrapped
+        }
+    }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
@@ -173,20 +197,18 @@ struct KeyedToArray: PathOperation {
         let record = try Make.object()
         do throws(ReshapeError) {
             try Make.set(record, idKey, try Make.string(id))
-            guard value.isObject else {
-                switch nonObject {
-                case .error:
-                    throw ReshapeError(
-                        .ruleFailed, "expected an object, found \(value.kind.described)",
-                        path: selection.path(of: match, step))
-                case .skip:
-                    Make.release(record)
-                    return nil
-                case .wrap:
-                    try selection.document.grow(by: valueKey.utf8.count + 4)
-                    try Make.set(record, valueKey, Make.retain(value))
-                    return record
-                }
+            switch shape(of: ValueKinds(value.kind)) {
+            case .record:
+                break
+            case .fails:
+                throw ReshapeError(.ruleFailed, "expected an object, found \(value.kind.described)", path: selection.path(of: match, step))
+            case .skipped:
+                Make.release(record)
+                return nil
+            case .wrapped:
+                try selection.document.grow(by: valueKey.utf8.count + 4)
+                try Make.set(record, valueKey, Make.retain(value))
+                return record
             }
             try selection.document.charge(value.objectCount)
             try value.forEachStoredMember { (key, member) throws(ReshapeError) in
@@ -249,11 +271,13 @@ extension KeyedToArray {
             // The records are made; a path that also selects inside them (`$..*` from above the
             // collection) makes records there too, which the tree does.
             guard parent & ~matcher.selected == 0 else { return .needsTree }
-            return .filter { next, arena in RecordMaker(idKey: idKey, next: next, arena: arena) }
+            let shape = self.shape
+            return .filter { next, arena in RecordMaker(idKey: idKey, shape: shape, next: next, arena: arena) }
         }
         let wrapIn = self.wrapIn.map { Array($0.utf8) }
+        let shape = self.shape
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
-            Inside(cursor: cursor, idKey: idKey, wrapIn: wrapIn, next: next, arena: arena)
+            Inside(cursor: cursor, idKey: idKey, wrapIn: wrapIn, shape: shape, next: next, arena: arena)
         }
     }
 
@@ -272,6 +296,8 @@ extension KeyedToArray {
     private final class RecordMaker: RecordFilter {
         let next: any RecordFilter
         let arena: TokenArena
+        /// The op's `shape(of:)`: what is not a `.record` is the tree's.
+        let shape: (ValueKinds) -> RecordShape
         let idName: RecordToken
         /// Holds `idName`'s bytes.
         let kept: TokenArena
@@ -281,9 +307,10 @@ extension KeyedToArray {
         let idNames: [[UInt8]]
         @exclusivity(unchecked) var found: [(name: Int, value: Range<Int>)] = []
 
-        init(idKey: [UInt8], next: any RecordFilter, arena: TokenArena) {
+        init(idKey: [UInt8], shape: @escaping (ValueKinds) -> RecordShape, next: any RecordFilter, arena: TokenArena) {
             self.next = next
             self.arena = arena
+            self.shape = shape
             let kept = TokenArena()
             idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: idKey.withUnsafeBytes { JSONText.isPlain($0) })
             self.kept = kept
@@ -314,7 +341,7 @@ extension KeyedToArray {
 
         func take(_ token: RecordToken) -> Bool {
             if depth == 0 {
-                guard token.kind == .objectStart else { return false }
+                guard shape(ValueKinds(token.kind)) == .record else { return false }
                 depth = 1
                 arena.grow(values: 1, bytes: idName.bytes.count + key.count + 6)
                 return next.take(token) && next.take(idName) && next.take(RecordToken(.string, key, flag: false))
@@ -335,6 +362,8 @@ extension KeyedToArray {
         @exclusivity(unchecked) var cursor: PathCursor
         let idName: RecordToken
         let wrapIn: RecordToken?
+        /// The op's `shape(of:)`: what is not a `.record` is the tree's.
+        let shape: (ValueKinds) -> RecordShape
         let next: any RecordFilter
         let arena: TokenArena
         /// Holds the bytes of `idName` and `wrapIn`.
@@ -346,8 +375,12 @@ extension KeyedToArray {
         /// How deep the tokens of the current member's value are: 1 at its own members.
         @exclusivity(unchecked) var inRecord = 0
 
-        init(cursor: PathCursor, idKey: [UInt8], wrapIn: [UInt8]?, next: any RecordFilter, arena: TokenArena) {
+        init(
+            cursor: PathCursor, idKey: [UInt8], wrapIn: [UInt8]?, shape: @escaping (ValueKinds) -> RecordShape,
+            next: any RecordFilter, arena: TokenArena
+        ) {
             self.cursor = cursor
+            self.shape = shape
             let kept = TokenArena()
             idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: idKey.withUnsafeBytes { JSONText.isPlain($0) })
             self.wrapIn = wrapIn.map { wrapIn in RecordToken(.name, wrapIn.withUnsafeBytes { kept.keep($0) }, flag: wrapIn.withUnsafeBytes { JSONText.isPlain($0) }) }
@@ -374,7 +407,7 @@ extension KeyedToArray {
                 if let member = name {
                     // A member's value: a record.
                     name = nil
-                    guard token.kind == .objectStart, !cursor.selects(states) else { return false }
+                    guard shape(ValueKinds(token.kind)) == .record, !cursor.selects(states) else { return false }
                     inRecord = 1
                     arena.grow(values: 1, bytes: idName.bytes.count + member.bytes.count + 6)
                     return next.take(token) && next.take(idName) && next.take(RecordToken(.string, member.bytes, flag: member.flag))
