@@ -25,25 +25,10 @@ struct Keep: PathOperation {
     }
 
     func apply(to document: Document) throws(ReshapeError) {
-        let selection = try Selection(path, in: document)
-        defer { selection.recycle() }
-        var dropped: [[UInt8]] = []
-        // Deepest and latest first, as every edit: the error reported is the same on any route.
-        for match in try selection.editOrder() {
-            let object = selection.node(match)
-            guard try Self.selects.edits(object, at: match, in: selection) else { continue }
-            // A step per member looked at, two per member removed.
-            try document.charge(object.objectCount.multipliedClamped(by: max(1, members.count)))
-            dropped.removeAll(keepingCapacity: true)
-            object.forEachStoredMember { name, _ in
-                if !Self.keeps(name, hash: RecordNames.hash(name), listed: members) { dropped.append(Array(name)) }
-            }
-            for name in dropped {
-                try document.charge(2)
-                guard name.withUnsafeBytes({ Tree.removeMember(of: object, named: $0) }) else {
-                    throw ReshapeError(.internal, "member to remove was not found")
-                }
-            }
+        let members = self.members
+        // A step per listed name a member is compared with.
+        try MemberDropping.apply(path, kinds: Self.selects, to: document, cost: { _ in max(1, members.count) }) { name in
+            !Self.keeps(name, hash: RecordNames.hash(name), listed: members)
         }
     }
 }

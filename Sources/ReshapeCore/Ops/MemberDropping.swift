@@ -1,8 +1,37 @@
-/// The record filter of the ops that drop some members of the objects they select (`keep`, and
-/// `remove` with `matching`): in a selected object, a member whose name `drops` says so is not
-/// passed on, its name nor its value. What a selected value of another kind does is the op's
-/// `SelectedKinds`.
+/// How the ops that drop some members of the objects they select (`keep`, and `remove` with
+/// `matching`) do it, on the tree (`apply`) and on a record's tokens (the filter): in a selected
+/// object, a member whose name the op's `drops` says so goes, its name and its value. What a
+/// selected value of another kind does is the op's `SelectedKinds`. The op says only those two
+/// things, and what looking at a name costs.
 final class MemberDropping: RecordFilter {
+    /// On the tree: from each object `path` selects (deepest and latest first, as every edit:
+    /// the error reported is the same on any route), the members `drops` names. `cost` is the
+    /// work of looking at one member's name; each member removed costs two steps more.
+    static func apply(
+        _ path: JSONPath, kinds: SelectedKinds, to document: Document, cost: (KeyBytes) -> Int, drops: (KeyBytes) -> Bool
+    ) throws(ReshapeError) {
+        let selection = try Selection(path, in: document)
+        defer { selection.recycle() }
+        var dropped: [[UInt8]] = []
+        for match in try selection.editOrder() {
+            let object = selection.node(match)
+            guard try kinds.edits(object, at: match, in: selection) else { continue }
+            dropped.removeAll(keepingCapacity: true)
+            var looked = 0
+            object.forEachStoredMember { name, _ in
+                looked = looked.addingClamped(cost(name))
+                if drops(name) { dropped.append(Array(name)) }
+            }
+            try document.charge(looked)
+            for name in dropped {
+                try document.charge(2)
+                guard name.withUnsafeBytes({ Tree.removeMember(of: object, named: $0) }) else {
+                    throw ReshapeError(.internal, "member to remove was not found")
+                }
+            }
+        }
+    }
+
     @exclusivity(unchecked) var cursor: PathCursor
     /// A selected value the op fails at makes the record take its tree (which names the error),
     /// also inside a member dropped (the tree looks at every selected value before it drops any).

@@ -37,27 +37,11 @@ struct Remove: PathOperation {
 
     /// Removes, from each selected object, the members whose names match; other values are left.
     private func removeMembers(matching: IRegexp, from document: Document) throws(ReshapeError) {
-        let selection = try Selection(path, in: document)
-        defer { selection.recycle() }
-        var dropped: [[UInt8]] = []
-        for match in try selection.editOrder() {
-            let object = selection.node(match)
-            guard try Self.selectsWithMatching.edits(object, at: match, in: selection) else { continue }
-            dropped.removeAll(keepingCapacity: true)
-            var cost = 0
-            object.forEachStoredMember { name, _ in
-                // Matching costs a step per scalar and instruction, counted by the byte.
-                cost = cost.addingClamped(name.count.multipliedClamped(by: matching.size / 16 + 1))
-                if Self.matches(matching, name) { dropped.append(Array(name)) }
-            }
-            try document.charge(cost.addingClamped(object.objectCount))
-            for name in dropped {
-                try document.charge(2)
-                guard name.withUnsafeBytes({ Tree.removeMember(of: object, named: $0) }) else {
-                    throw ReshapeError(.internal, "member to remove was not found")
-                }
-            }
-        }
+        // Matching costs a step per scalar and instruction, counted by the byte, and a step.
+        let perByte = matching.size / 16 + 1
+        try MemberDropping.apply(
+            path, kinds: Self.selectsWithMatching, to: document, cost: { $0.count.multipliedClamped(by: perByte).addingClamped(1) }
+        ) { name in Self.matches(matching, name) }
     }
 
     /// Whether a member name (UTF-8, as stored) matches as a whole.
