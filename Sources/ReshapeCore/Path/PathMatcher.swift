@@ -204,36 +204,35 @@ struct PathMatcher: Sendable {
         step(states) { offset in takes(offset, index: index, verdicts: verdicts) }
     }
 
-    /// Whether, from `states`, which element an index step goes to matters: an index selector is
-    /// live.
+    /// Whether, from `states`, which element an index step goes to matters: an index or slice
+    /// selector is live (alone or in a union).
     func dependsOnIndex(_ states: States) -> Bool {
-        var live = states & ~selected & ~Self.aboveRoot
-        while live != 0 {
-            let offset = live.trailingZeroBitCount
-            live &= live - 1
-            switch segments[offset].selector {
-            case .index, .slice: return true
-            case .union(let selectors):
-                if selectors.contains(where: { if case .index = $0 { true } else if case .slice = $0 { true } else { false } }) { return true }
-            default: break
+        hasLive(states) { selector in
+            switch selector {
+            case .index, .slice: true
+            default: false
             }
         }
-        return false
     }
 
     /// Whether, from `states`, which member a name step goes to matters: a name selector is live
     /// (alone or in a union).
     func dependsOnName(_ states: States) -> Bool {
+        hasLive(states) { selector in
+            if case .name = selector { true } else { false }
+        }
+    }
+
+    /// Whether a segment live in `states` has a selector, itself or one in its union, that
+    /// `matches`.
+    private func hasLive(_ states: States, _ matches: (JSONPath.Selector) -> Bool) -> Bool {
         var live = states & ~selected & ~Self.aboveRoot
         while live != 0 {
             let offset = live.trailingZeroBitCount
             live &= live - 1
-            switch segments[offset].selector {
-            case .name: return true
-            case .union(let selectors):
-                if selectors.contains(where: { if case .name = $0 { true } else { false } }) { return true }
-            default: break
-            }
+            let selector = segments[offset].selector
+            if matches(selector) { return true }
+            if case .union(let selectors) = selector, selectors.contains(where: matches) { return true }
         }
         return false
     }
