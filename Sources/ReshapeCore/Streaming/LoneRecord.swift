@@ -50,7 +50,7 @@ final class LoneRecord {
 extension LoneRecord {
     /// The rules' filters for a document that is one record, and the `LoneRecord`s (each with
     /// its thread's chain) idle between calls. The filters are planned at the first `take`, not
-    /// when the rules are compiled (a third of the rules' own compile time, used or not).
+    /// when the rules are compiled (a seventh of compiling the rules, used or not).
     final class Pool: @unchecked Sendable {  // `plan` and `idle` are guarded by `mutex`
         private let operations: [any Operation]
         /// Nil until the first `take`; then the plan, or nil inside when some rule has no filter
