@@ -33,7 +33,7 @@ struct Remove: PathOperation {
     }
 
     /// With `matching`: it removes members of objects; other selected values stay as they are.
-    static var selectsWithMatching: SelectedKinds { .objectsOnly }
+    static var selectsWithMatching: SelectedKinds { .objectsLeavingOthers }
 
     /// Removes, from each selected object, the members whose names match; other values are left.
     private func removeMembers(matching: IRegexp, from document: Document) throws(ReshapeError) {

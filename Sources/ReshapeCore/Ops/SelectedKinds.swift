@@ -21,7 +21,7 @@ struct SelectedKinds: Sendable {
     /// Objects are edited and `null` stays `null`; anything else fails.
     static var objectsOrNull: SelectedKinds { SelectedKinds(edits: .object, leaves: .null, expected: "an object") }
     /// Objects are edited; every other value stays as it is.
-    static var objectsOnly: SelectedKinds {
+    static var objectsLeavingOthers: SelectedKinds {
         SelectedKinds(edits: .object, leaves: ValueKinds.all.subtracting(.object), expected: "an object")
     }
     /// Arrays are edited; anything else fails.
