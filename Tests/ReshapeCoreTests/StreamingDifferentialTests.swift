@@ -1658,10 +1658,14 @@ import Testing
         let outcomes = Self.compareOnCleanRecords(rules, seed: 86_420, context: spec)
         // Names that collide once renamed past the filters, and a repeated name: the record takes
         // its tree, which names the member. A member dropped past the filters is still read as
-        // strictly: a repeated name or invalid text in it is the whole tree's error too.
+        // strictly: a repeated name or invalid text in it is the whole tree's error too. A name
+        // repeated where the clean records' order expects it (`plan` after `displayName`: its
+        // text is not scanned again) or written with an escape is caught as well.
         for bad in [
             #"{"display_name": 1, "displayName": 2, "plan": "", "profile": {}}"#, #"{"tags": 1, "flag": 2, "avatar": {}}"#,
-            #"{"plan": 1, "plan": 2}"#, #"{"avatar": {"url": 1, "url": 2}, "lastLogin": [{"a": 1, "a": 2}]}"#,
+            #"{"plan": 1, "plan": 2}"#, #"{"plan": 1, "displayName": "a", "plan": 2}"#,
+            #"{"displayName": "a", "\u0070lan": 1, "plan": 2}"#, #"{"displayName": "a", "pla"#,
+            #"{"avatar": {"url": 1, "url": 2}, "lastLogin": [{"a": 1, "a": 2}]}"#,
             #"{"avatar": [1, {"x": tru}], "plan": "p"}"#, #"{"lastLogin": "\ud800x", "avatar": 01}"#,
         ] {
             let clean = (0..<300).map { #""r\#($0)": {"displayName": "a", "plan": " ", "avatar": {}, "profile": {"in_a": [{}]}}"# }

@@ -471,25 +471,44 @@ final class RecordFilterChain {
     /// to compare names one by one.
     private func readName(_ parser: inout JSONParser) -> Bool {
         parser.skipWhitespace()
-        guard parser.index < parser.text.count, parser.text[parser.index] == UInt8(ascii: "\""),
-            let span = try? parser.scanString()
-        else { return false }
+        // A member of the record: past the filters when none needs it with this kind of value,
+        // and the record is open in the writer (a filter may hold its start until the next token:
+        // `emptyObjectToNull` on the records; that first name then goes through the filters).
+        let routed = routesMembers && frames.count == 1 && bypass == 0 && !arena.holdsRecord && writer.openContainers == 1
+        // The member the last one's route expects next, when the text has its name as that route
+        // read it: the same bytes scan as they did then, so they are not scanned again.
+        let expected = routed && nextRoute < routes.count && routes[nextRoute].isNext(in: parser) ? nextRoute : -1
+        let name: UnsafeRawBufferPointer
+        let plain: Bool
+        let hash: UInt64
+        if expected >= 0 {
+            let quoted = routes[expected].quoted.count
+            name = UnsafeRawBufferPointer(rebasing: parser.text[parser.index + 1..<parser.index + quoted - 1])
+            plain = true
+            hash = routes[expected].readHash
+            parser.index += quoted
+        } else {
+            guard parser.index < parser.text.count, parser.text[parser.index] == UInt8(ascii: "\""),
+                let span = try? parser.scanString()
+            else { return false }
+            name = content(of: span, in: parser.text)
+            plain = !span.hasEscapes
+            hash = RecordNames.hash(name)
+        }
         parser.skipWhitespace()
         guard parser.index < parser.text.count, parser.text[parser.index] == UInt8(ascii: ":") else { return false }
         parser.index += 1
         let first = frames[frames.count - 1].firstName
         guard names.count - first < JSONParser.rawCaptureMemberLimit else { return false }
-        let name = content(of: span, in: parser.text)
-        let hash = RecordNames.hash(name)
         for position in first..<names.count where names[position] == hash { return false }
         names.append(hash)
-        let token = RecordToken(name: name, hash: hash, plain: !span.hasEscapes)
-        // A member of the record: past the filters when none needs it with this kind of value,
-        // and the record is open in the writer (a filter may hold its start until the next token:
-        // `emptyObjectToNull` on the records; that first name then goes through the filters).
-        if routesMembers && frames.count == 1 && bypass == 0 && !arena.holdsRecord && writer.openContainers == 1 {
+        let token = RecordToken(name: name, hash: hash, plain: plain)
+        if routed {
             let route: MemberRoute
-            if let known = knownRoutes.find(token, guess: nextRoute) {
+            if expected >= 0 {
+                route = routes[expected]
+                nextRoute = expected + 1
+            } else if let known = knownRoutes.find(token, guess: nextRoute) {
                 route = routes[Int(known)]
                 nextRoute = Int(known) + 1
             } else {
@@ -502,6 +521,7 @@ final class RecordFilterChain {
                     knownRoutes.add(token, Int32(routes.count))
                     routes.append(route)
                     keptWentBy = wentBy.count
+                    nextRoute = routes.count
                 }
             }
             parser.skipWhitespace()
@@ -579,6 +599,10 @@ final class RecordFilterChain {
         /// used once, which writes the name itself).
         var name: RecordToken
         var written = UnsafeRawBufferPointer(start: nil, count: 0)
+        /// The name as read: its text in the record, quotes and all, when it has no escapes and
+        /// the route is kept (empty otherwise); the hash of its content.
+        var quoted = UnsafeRawBufferPointer(start: nil, count: 0)
+        let readHash: UInt64
         /// What renaming it added to the output bound, as the filters would count it.
         var growth = 0
         /// For a container value: the pass (an index into `passes`).
@@ -597,6 +621,14 @@ final class RecordFilterChain {
         ) {
             let firstRenamed = wentBy.count
             defer { renamed = firstRenamed..<wentBy.count }
+            readHash = token.hash
+            if rendersName && token.flag {
+                var text = ByteBuffer(capacity: token.bytes.count + 2)
+                text.append(UInt8(ascii: "\""))
+                text.append(token.bytes)
+                text.append(UInt8(ascii: "\""))
+                quoted = text.withBytes { kept.keep($0) }
+            }
             // The name's bytes (in the record's text, or decoded into the record's arena) last as
             // long as the route.
             name = RecordToken(name: kept.keep(token.bytes), hash: token.hash, plain: token.flag)
@@ -631,6 +663,13 @@ final class RecordFilterChain {
             } else {
                 tokens.formUnion(.containers)  // No room for another pass: the filters see them.
             }
+        }
+
+        /// Whether the text at `parser.index` is this route's name as read (`quoted`).
+        @inline(__always)
+        func isNext(in parser: borrowing JSONParser) -> Bool {
+            guard !quoted.isEmpty, parser.text.count - parser.index >= quoted.count else { return false }
+            return UnsafeRawBufferPointer(rebasing: parser.text[parser.index..<parser.index + quoted.count]).sameBytes(as: quoted)
         }
     }
 
