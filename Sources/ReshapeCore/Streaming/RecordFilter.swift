@@ -654,16 +654,24 @@ extension UnsafeRawBufferPointer {
         guard count > 0, let left = baseAddress, let right = other.baseAddress else { return true }
         // Member names are short: eight bytes at a time costs less than a call.
         guard count <= 32 else { return memcmp(left, right, count) == 0 }
-        var offset = 0
-        while offset + 8 <= count {
-            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
-                return false
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                    return false
+                }
+                offset += 8
             }
-            offset += 8
+            // The last eight bytes, overlapping those compared.
+            return left.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == right.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
         }
-        while offset < count {
-            if left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) { return false }
-            offset += 1
+        if count >= 4 {
+            // The first four and the last four, overlapping.
+            return left.loadUnaligned(as: UInt32.self) == right.loadUnaligned(as: UInt32.self)
+                && left.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == right.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        }
+        for offset in 0..<count where left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) {
+            return false
         }
         return true
     }
