@@ -962,6 +962,25 @@ import Testing
         }
     }
 
+    /// A renaming adds to the output bound what each name grows by; a name made shorter gives
+    /// nothing back (`OutputGrowth.renamed`), on the tree as on the text and the stream: an
+    /// object whose one name grows by 6 and another shrinks by 6 needs 6 bytes of room.
+    @Test func renamingsCountWhatEachNameGrows() throws {
+        let spec = #"[{"op":"renameKeys","map":{"a":"aaaaaaa","bbbbbbb":"b"},"deep":true}]"#
+        let input = Array(#"{"r1": {"a": 1, "bbbbbbb": 2}}"#.utf8)
+        for room in 0..<9 {
+            let rules = try Rules(json: spec, limits: Limits(maxOutputBytes: input.count + room))
+            #expect(Self.compare(rules, input, context: "room \(room)"))
+            let whole = Result { () throws(ReshapeError) in try rules.applyWholeTree(to: input) }
+            switch whole {
+            case .success(let output):
+                #expect(room >= 6 && String(decoding: output, as: UTF8.self) == #"{"r1":{"aaaaaaa":1,"b":2}}"#, "room \(room)")
+            case .failure(let error):
+                #expect(room < 6 && error.code == .limitExceeded, "room \(room): \(error)")
+            }
+        }
+    }
+
     /// A stream keeps the whole tree's output bound, not only the bytes it writes: for output
     /// limits swept across both, it never finishes where the whole tree refuses (on its text, on
     /// a tree, with the rules after it run on the whole document), and where it stops, the whole

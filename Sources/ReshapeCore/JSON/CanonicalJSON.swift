@@ -8,6 +8,9 @@ struct CanonicalJSON: Sendable {
     /// How many values it holds, itself included.
     let values: Int
 
+    /// What writing it where another value was adds to the output.
+    var growth: OutputGrowth { OutputGrowth(values: values, bytes: text.count) }
+
     /// New nodes for the value (owned by the caller).
     func makeNode() throws(ReshapeError) -> Node {
         try text.withUnsafeBytesTyped { (bytes) throws(ReshapeError) in try JSONParser.parse(bytes, maxDepth: .max) }

@@ -49,17 +49,11 @@ final class Document {
         if work > limits.maxWork { throw .workLimit(limits.maxWork) }
     }
 
-    /// Counts `bytes` that a rule adds to the document; throws `limit_exceeded` once the output
-    /// could pass `maxOutputBytes`.
+    /// Counts what a rule adds to the document (see `OutputGrowth`); throws `limit_exceeded` once
+    /// the output could pass `maxOutputBytes`.
     @inline(__always)
-    func grow(by bytes: Int) throws(ReshapeError) {
-        outputBound = outputBound.addingClamped(max(0, bytes))
+    func grow(_ growth: OutputGrowth) throws(ReshapeError) {
+        outputBound = outputBound.addingClamped(growth.bound)
         if outputBound > limits.maxOutputBytes { throw .outputLimit(limits.maxOutputBytes) }
-    }
-
-    /// Counts `values` values that a rule adds, `bytes` bytes of text in all (each value counts as
-    /// at least `Tree.minimumValueBytes`, which keeps memory in proportion to the bound).
-    func grow(values: Int, bytes: Int) throws(ReshapeError) {
-        try grow(by: max(bytes, values.multipliedClamped(by: Tree.minimumValueBytes)))
     }
 }

@@ -16,17 +16,8 @@ enum NodeKind {
     /// read children never return one: they make it a tree first.
     case rawObject, rawArray
 
-    /// "an object", "a string": for messages.
-    var described: String {
-        switch self {
-        case .object, .rawObject: "an object"
-        case .array, .rawArray: "an array"
-        case .string: "a string"
-        case .integer, .real, .rawNumber: "a number"
-        case .bool: "a boolean"
-        case .null: "null"
-        }
-    }
+    /// "an object", "a string": for messages (see `ValueKinds.described`).
+    var described: String { ValueKinds(self).described }
 
     /// True for an object or array held as text.
     var isRawContainer: Bool { self == .rawObject || self == .rawArray }

@@ -64,7 +64,7 @@ enum Tree {
     /// and a value added to its output.
     static func copy(_ node: Node, in document: Document) throws(ReshapeError) -> Node {
         try document.charge(1)
-        try document.grow(values: 1, bytes: 1 + scalarBytes(node))
+        try document.grow(OutputGrowth(values: 1, bytes: 1 + scalarBytes(node)))
         guard hasChildren(node) else { return try copyShallow(node) }
         let root = try copyShallow(node)
         var pending: [(source: Node, target: Node)] = [(node, root)]
@@ -76,7 +76,7 @@ enum Tree {
                     while let current = iterator {
                         let key = KeyBytes(start: json_object_iter_key(current), count: json_object_iter_key_len(current))
                         if let value = json_object_iter_value(current) {
-                            try document.grow(values: 1, bytes: key.count + 4 + scalarBytes(value))
+                            try document.grow(OutputGrowth(values: 1, bytes: key.count + 4 + scalarBytes(value)))
                             let child = try copyShallow(value)
                             try Make.set(target, key, child)
                             if hasChildren(value) { pending.append((value, child)) }
@@ -87,7 +87,7 @@ enum Tree {
                     try document.charge(source.arrayCount)
                     for index in 0..<source.arrayCount {
                         guard let value = source.storedElement(index) else { continue }
-                        try document.grow(values: 1, bytes: 1 + scalarBytes(value))
+                        try document.grow(OutputGrowth(values: 1, bytes: 1 + scalarBytes(value)))
                         let child = try copyShallow(value)
                         try Make.append(target, child)
                         if hasChildren(value) { pending.append((value, child)) }

@@ -31,6 +31,10 @@ struct ArrayToKeyed: PathOperation {
     @inline(__always)
     static func namesRecord(_ kind: ValueKinds, real: Bool) -> Bool { kind == .string || (kind == .number && !real) }
 
+    /// What a record's id adds to the output as its member name: at most its text (`idText`
+    /// bytes, a string's content or a number's digits) and a colon more.
+    static func growth(idText: Int) -> OutputGrowth { .text(idText + 3) }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
@@ -71,8 +75,7 @@ struct ArrayToKeyed: PathOperation {
         case .integer: NumberText.append(id.integerValue, to: &name)
         default: name.append(id.rawText)  // An integer beyond 64 bits, as written.
         }
-        // The id becomes a member name: at most its text and a colon more.
-        try selection.document.grow(by: name.count + 3)
+        try selection.document.grow(Self.growth(idText: name.count))
         let record = Make.retain(element)
         if !keepId {
             // The array is being replaced, so its records can be edited in place.
@@ -182,12 +185,12 @@ extension ArrayToKeyed {
                     atId = false
                     guard ArrayToKeyed.namesRecord(ValueKinds(token.kind), real: token.kind == .number && token.flag) else { return false }
                     id = RecordToken(name: token.bytes, hash: RecordNames.hash(token.bytes), plain: token.kind == .number || token.flag)
-                    arena.growth = arena.growth.addingClamped(token.bytes.count + 3)
+                    arena.grow(ArrayToKeyed.growth(idText: token.bytes.count))
                     if !keepId { return true }
                     held.append(token)
                     return true
                 }
-                if inElement == 1 && token.kind == .name && token.hash == idName.hash && token.bytes.sameBytes(as: idName.bytes) {
+                if inElement == 1 && token.isName(idName) {
                     guard id == nil else { return false }
                     atId = true
                     if !keepId { return true }

@@ -51,6 +51,13 @@ struct Coerce: PathOperation {
         }
     }
 
+    /// What `edit` adds to the output: a value made text gains its quotes (a number or a boolean
+    /// written as text is never longer than that).
+    static func growth<Value>(of edit: ValueEdit<Value>, to: Target) -> OutputGrowth {
+        if to == .string, case .scalar = edit { return .text(2) }
+        return OutputGrowth()
+    }
+
     /// The value converted (`.keep` when it already has the type); `converted` false when it
     /// cannot be. (Not an optional edit: with one, valgrind reported a branch on uninitialised
     /// bytes for every `.scalar(.string)` edit.)
@@ -111,13 +118,11 @@ struct Coerce: PathOperation {
         // so everything inside must have been handled already.
         for match in try selection.editOrder() {
             let node = selection.node(match)
-            if node.isNull { continue }
             // Reading a number out of text, or writing one as text, is linear in its length.
             if node.kind == .string { try document.charge(node.stringBytes.count / 16) }
             if node.kind == .rawNumber { try document.charge(node.rawText.count / 16) }
             let edit = Self.edit(node, in: values, to: to, onFail: onFail)
-            // Text gains its quotes; a number or boolean becoming text is never longer than that.
-            if to == .string, case .scalar = edit { try document.grow(by: 2) }
+            try document.grow(Self.growth(of: edit, to: to))
             try edit.apply(at: match, in: selection)
         }
     }
@@ -181,13 +186,12 @@ extension Coerce {
                 return true
             }
             let states = cursor.take(token)
-            guard token.startsValue, token.kind != .null, cursor.selects(states) else { return next.take(token) }
+            guard token.startsValue, cursor.selects(states) else { return next.take(token) }
             one[0] = token
             let edit = Coerce.edit(0..<1, in: TokenFilterValues(tokens: one[...], arena: nil), to: to, onFail: onFail)
             switch edit {
             case .scalar(let scalar):
-                // As the tree counts it: text gains its quotes.
-                if to == .string { arena.growth = arena.growth.addingClamped(2) }
+                arena.grow(Coerce.growth(of: edit, to: to))
                 return next.take(scalar.token(keptIn: arena))
             case .keep:
                 return next.take(token)

@@ -24,6 +24,9 @@ struct Default: PathOperation {
     @inline(__always)
     static func fills(_ current: ValueKinds?) -> Bool { current == nil || current == .null }
 
+    /// What filling one object adds to the output: `"key":value,`.
+    var added: OutputGrowth { .member(nameBytes: key.utf8.count, value.growth) }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
@@ -34,7 +37,7 @@ struct Default: PathOperation {
             guard Self.fills(current.map { ValueKinds($0.kind) }) else { continue }
             // One insertion adds `"key":value,` and the value's nodes.
             try document.charge(value.values)
-            try document.grow(values: value.values, bytes: key.utf8.count + 4 + value.text.count)
+            try document.grow(added)
             try Make.set(object, key, try value.makeNode())
         }
     }
@@ -59,7 +62,7 @@ extension Default {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let key = Array(self.key.utf8)
         let value = self.value
-        let added = (values: value.values, bytes: key.count + 4 + value.text.count)
+        let added = self.added
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
             // The value's tokens, made once per thread, their bytes kept by the filter.
             let kept = TokenArena()
@@ -88,7 +91,7 @@ extension Default {
         let name: RecordToken
         let value: [RecordToken]
         let kept: TokenArena
-        let added: (values: Int, bytes: Int)
+        let added: OutputGrowth
         let next: any RecordFilter
         let arena: TokenArena
         /// The selected objects open: their depth, and whether `key` was among their members.
@@ -97,7 +100,7 @@ extension Default {
         @exclusivity(unchecked) var atKey = false
 
         init(
-            cursor: PathCursor, key: [UInt8], value: [RecordToken], kept: TokenArena, added: (values: Int, bytes: Int),
+            cursor: PathCursor, key: [UInt8], value: [RecordToken], kept: TokenArena, added: OutputGrowth,
             next: any RecordFilter, arena: TokenArena
         ) {
             self.cursor = cursor
@@ -126,7 +129,7 @@ extension Default {
             let states = cursor.take(token)
             switch token.kind {
             case .name:
-                if let top = objects.last, top.depth == depth, token.hash == name.hash && token.bytes.sameBytes(as: name.bytes) {
+                if let top = objects.last, top.depth == depth, token.isName(name) {
                     objects[objects.count - 1].seen = true
                     atKey = true
                 }
@@ -155,7 +158,7 @@ extension Default {
 
         /// Passes `value` on, and counts it as the tree does.
         private func passValue() -> Bool {
-            arena.grow(values: added.values, bytes: added.bytes)
+            arena.grow(added)
             for token in value { guard next.take(token) else { return false } }
             return true
         }

@@ -24,6 +24,12 @@ struct Flatten: PathOperation {
     /// removed with its name; any other value is an error at the member.
     static var memberKinds: SelectedKinds { .objectsOrNull }
 
+    /// The name a member of the flattened object takes in its parent: the prefix, then its own.
+    static func movedName<Name: Sequence<UInt8>>(_ name: Name, prefix: [UInt8]) -> [UInt8] { prefix + name }
+
+    /// What moving `count` members adds to the output: the prefix, once per name.
+    static func growth(moving count: Int, prefix: [UInt8]) -> OutputGrowth { .text(prefix.count.multipliedClamped(by: count)) }
+
     func apply(to document: Document) throws(ReshapeError) {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
@@ -44,12 +50,12 @@ struct Flatten: PathOperation {
             }
             // Rebuilding an object: as `Document.charge` counts it, 16 and 4 per member.
             try document.charge((object.objectCount + inner.objectCount).multipliedClamped(by: 4).addingClamped(16))
-            try document.grow(by: prefixBytes.count.multipliedClamped(by: inner.objectCount))
+            try document.grow(Self.growth(moving: inner.objectCount, prefix: prefixBytes))
             // Every name the inner members take, checked against the object's others first.
             var problem: ReshapeError? = nil
             inner.forEachStoredMember { key, _ in
                 guard problem == nil else { return }
-                let name = prefixBytes + key
+                let name = Self.movedName(key, prefix: prefixBytes)
                 let taken = name.withUnsafeBytes { new in !new.elementsEqual(memberBytes) && object.storedMember(new) != nil }
                 if taken {
                     problem = ReshapeError(
@@ -66,7 +72,7 @@ struct Flatten: PathOperation {
                         return
                     }
                     try inner.forEachStoredMember { (innerKey, innerValue) throws(ReshapeError) in
-                        let name = prefixBytes + innerKey
+                        let name = Self.movedName(innerKey, prefix: prefixBytes)
                         try name.withUnsafeBytesTyped { (new) throws(ReshapeError) in _ = try Make.set(rebuilt, new, Make.retain(innerValue)) }
                     }
                 }
@@ -177,8 +183,8 @@ extension Flatten {
                 if prefix.isEmpty {
                     moved = token
                 } else {
-                    let bytes = (prefix + token.bytes).withUnsafeBytes { arena.keep($0) }
-                    arena.growth = arena.growth.addingClamped(prefix.count)
+                    let bytes = Flatten.movedName(token.bytes, prefix: prefix).withUnsafeBytes { arena.keep($0) }
+                    arena.grow(Flatten.growth(moving: 1, prefix: prefix))
                     moved = RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
                 }
                 if comparesNames { guard names.insert(moved.hash, at: cursor.depth - 1) else { return false } }

@@ -20,15 +20,14 @@ struct Hoist: PathOperation {
     /// Looks at the selected values and takes their member out.
     var rawAccess: RawAccess { .matches(of: path) }
 
+    /// It takes the member out of objects; `null` stays.
+    static var selects: SelectedKinds { .objectsOrNull }
+
     /// What a selected value becomes, on either route (see `ValueEdit`).
     static func edit<Values: FilterValues>(_ value: Values.Value, in values: Values, member: TokenName, onMissing: OnMissing)
         throws(ReshapeError) -> ValueEdit<Values.Value>
     {
-        switch values.kind(of: value) {
-        case .null: return .keep
-        case .object: break
-        default: return .fail("expected an object, found \(values.described(value))")
-        }
+        if let edit = selects.edit(value, in: values) { return edit }
         if let found = try member.bytes.withUnsafeBytesTyped({ (name) throws(ReshapeError) in try values.member(name, hash: member.hash, of: value) }) {
             return .value(found)
         }

@@ -67,6 +67,13 @@ struct KeyedToArray: PathOperation {
         case fails
     }
 
+    /// What each record gains in the output, its id: `{"idKey":"id",`, for an id key of
+    /// `idKeyBytes` bytes and an id of `idBytes` (counted by the tree, the filters and the fused
+    /// pass alike).
+    static func recordGrowth(idKeyBytes: Int, idBytes: Int) -> OutputGrowth {
+        OutputGrowth(values: 1, bytes: idKeyBytes + idBytes + 6)
+    }
+
     /// What a member whose value is of kind `kind` becomes: the one decision about records, on
     /// the tree and on a record's tokens (whose filters take only `.record` and leave the rest
     /// to the tree).
@@ -83,7 +90,7 @@ struct KeyedToArray: PathOperation {
         let selection = try Selection(path, in: document)
         defer { selection.recycle() }
         for match in try selection.editOrder() {
-            if let wrapIn { try document.grow(values: 1, bytes: wrapIn.utf8.count + 4) }
+            if let wrapIn { try document.grow(.wrapping(nameBytes: wrapIn.utf8.count)) }
             let records = try array(from: selection.node(match), at: match, in: selection)
             try selection.replace(match, with: try wrapped(records))
         }
@@ -186,7 +193,7 @@ struct KeyedToArray: PathOperation {
     ) throws(ReshapeError) -> Node? {
         // Each record gains its id: {"idKey":"id",
         try selection.document.charge(1)
-        try selection.document.grow(values: 1, bytes: idKey.utf8.count + id.count + 6)
+        try selection.document.grow(Self.recordGrowth(idKeyBytes: idKey.utf8.count, idBytes: id.count))
         if value.kind == .rawObject {
             if let record = try rawRecord(id: id, value: value, at: match, step, in: selection) { return record }
             // The record has the id already and a tree decides which one stays.
@@ -201,12 +208,12 @@ struct KeyedToArray: PathOperation {
             case .record:
                 break
             case .fails:
-                throw ReshapeError(.ruleFailed, "expected an object, found \(value.kind.described)", path: selection.path(of: match, step))
+                throw ReshapeError(.ruleFailed, SelectedKinds.objects.failure(found: value.kind.described), path: selection.path(of: match, step))
             case .skipped:
                 Make.release(record)
                 return nil
             case .wrapped:
-                try selection.document.grow(by: valueKey.utf8.count + 4)
+                try selection.document.grow(.text(valueKey.utf8.count + 4))
                 try Make.set(record, valueKey, Make.retain(value))
                 return record
             }
@@ -343,14 +350,14 @@ extension KeyedToArray {
             if depth == 0 {
                 guard shape(ValueKinds(token.kind)) == .record else { return false }
                 depth = 1
-                arena.grow(values: 1, bytes: idName.bytes.count + key.count + 6)
+                arena.grow(KeyedToArray.recordGrowth(idKeyBytes: idName.bytes.count, idBytes: key.count))
                 return next.take(token) && next.take(idName) && next.take(RecordToken(.string, key, flag: false))
             }
             if token.opens {
                 depth += 1
             } else if token.closes {
                 depth -= 1
-            } else if depth == 1 && token.kind == .name && token.hash == idName.hash && token.bytes.sameBytes(as: idName.bytes) {
+            } else if depth == 1 && token.isName(idName) {
                 return false
             }
             return next.take(token)
@@ -409,7 +416,7 @@ extension KeyedToArray {
                     name = nil
                     guard shape(ValueKinds(token.kind)) == .record, !cursor.selects(states) else { return false }
                     inRecord = 1
-                    arena.grow(values: 1, bytes: idName.bytes.count + member.bytes.count + 6)
+                    arena.grow(KeyedToArray.recordGrowth(idKeyBytes: idName.bytes.count, idBytes: member.bytes.count))
                     return next.take(token) && next.take(idName) && next.take(RecordToken(.string, member.bytes, flag: member.flag))
                 }
                 if inRecord > 0 {
@@ -418,7 +425,7 @@ extension KeyedToArray {
                         inRecord += 1
                     } else if token.closes {
                         inRecord -= 1
-                    } else if inRecord == 1 && token.kind == .name && token.hash == idName.hash && token.bytes.sameBytes(as: idName.bytes) {
+                    } else if inRecord == 1 && token.isName(idName) {
                         return false
                     }
                     return next.take(token)
@@ -436,7 +443,7 @@ extension KeyedToArray {
             // Arrays (numbered records) are made on the tree, as is the error at other values.
             guard KeyedToArray.selects.verdict(token) == .edits, token.kind != .arrayStart else { return false }
             if let wrapIn {
-                arena.grow(values: 1, bytes: wrapIn.bytes.count + 4)
+                arena.grow(.wrapping(nameBytes: wrapIn.bytes.count))
                 guard next.take(.objectStart), next.take(wrapIn) else { return false }
             }
             switch token.kind {

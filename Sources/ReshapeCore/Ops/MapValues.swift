@@ -114,7 +114,7 @@ struct MapValues: PathOperation {
             try edit.apply(at: match, in: selection) { (index) throws(ReshapeError) in
                 let to = cases[index].to
                 try document.charge(to.values)
-                try document.grow(values: to.values, bytes: to.text.count)
+                try document.grow(to.growth)
                 return try to.makeNode()
             }
         }
@@ -149,7 +149,7 @@ extension MapValues {
             let made = { (index: Int) -> ArraySlice<RecordToken> in
                 _ = kept  // The targets' bytes live as long as the filter.
                 let to = cases[index].to
-                arena.growth = arena.growth.addingClamped(max(to.text.count, to.values.multipliedClamped(by: Tree.minimumValueBytes)))
+                arena.grow(to.growth)
                 return targets[index][...]
             }
             return ValueHolding(cursor: cursor, next: next, arena: arena, made: made) { (tokens, values) throws(ReshapeError) in

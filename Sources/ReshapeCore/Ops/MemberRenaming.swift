@@ -97,7 +97,7 @@ struct MemberRenaming {
             let name = newName(key)
             if let name {
                 changes = true
-                growth = growth.addingClamped(name.count - key.count)
+                growth = growth.addingClamped(OutputGrowth.renamed(from: key.count, to: name.count).bound)
             }
             names.append(name)
         }
@@ -106,7 +106,7 @@ struct MemberRenaming {
         // Rebuilding costs a new object and two insertions per member: about 16 + 4 per member
         // steps of a walk.
         try document.charge(names.count.multipliedClamped(by: 4).addingClamped(16))
-        try document.grow(by: growth)
+        try document.grow(.text(growth))
         let rebuilt = try Make.object()
         defer {
             // The values are still the object's: drop the extra references without freeing.
@@ -382,7 +382,7 @@ extension MemberRenaming {
                 // member a rule after this one drops: the tree names the collision.
                 if comparesNames { guard names.insert((renamed ?? token).hash, at: depth) else { return false } }
                 guard let renamed else { break }
-                arena.growth = arena.growth.addingClamped(max(0, renamed.bytes.count - token.bytes.count))
+                arena.grow(.renamed(from: token.bytes.count, to: renamed.bytes.count))
                 return next.take(renamed)
             case .objectEnd, .arrayEnd:
                 if objects.last == depth { objects.removeLast() }

@@ -21,22 +21,23 @@ struct Pluck: PathOperation {
     /// Looks into the elements of the selected arrays.
     var rawAccess: RawAccess { path.fixedDepth.map { .below($0 + 2) } ?? .anyDepth }
 
+    /// It plucks from arrays, `null` staying; each element an object, or `null` as one without
+    /// the member.
+    static var selects: SelectedKinds { .arraysOrNull }
+    static var elements: SelectedKinds { .objectsOrNull }
+
     /// What a selected value becomes, on either route (see `ValueEdit`).
     static func edit<Values: FilterValues>(_ value: Values.Value, in values: Values, member: TokenName, onMissing: OnMissing)
         throws(ReshapeError) -> ValueEdit<Values.Value>
     {
-        switch values.kind(of: value) {
-        case .null: return .keep
-        case .array: break
-        default: return .fail("expected an array, found \(values.described(value))")
-        }
+        if let edit = selects.edit(value, in: values) { return edit }
         var plucked: [Values.Value?] = []
         var index = 0
         var failure: (message: String, index: Int)? = nil
         try values.forEachElement(of: value) { (element) throws(ReshapeError) in
             defer { index += 1 }
-            switch values.kind(of: element) {
-            case .object:
+            switch elements.verdict(of: ValueKinds(values.kind(of: element))) {
+            case .edits:
                 let found = try member.bytes.withUnsafeBytesTyped { (name) throws(ReshapeError) in
                     try values.member(name, hash: member.hash, of: element)
                 }
@@ -44,10 +45,10 @@ struct Pluck: PathOperation {
                     plucked.append(found)
                     return true
                 }
-            case .null:
-                break
-            default:
-                failure = ("expected an object, found \(values.described(element))", index)
+            case .leaves:
+                break  // `null`: as if the member were missing.
+            case .fails:
+                failure = (elements.failure(found: values.described(element)), index)
                 return false
             }
             switch onMissing {

@@ -10,6 +10,13 @@ struct SelectedKinds: Sendable {
     /// How the error names what was expected: "an object".
     let expected: String
 
+    /// `expected` is the kind it edits when it edits one.
+    init(edits: ValueKinds, leaves: ValueKinds, expected: String? = nil) {
+        self.edits = edits
+        self.leaves = leaves
+        self.expected = expected ?? edits.described
+    }
+
     enum Verdict {
         case edits
         case leaves
@@ -17,15 +24,17 @@ struct SelectedKinds: Sendable {
     }
 
     /// Objects are edited; anything else fails.
-    static var objects: SelectedKinds { SelectedKinds(edits: .object, leaves: [], expected: "an object") }
+    static var objects: SelectedKinds { SelectedKinds(edits: .object, leaves: []) }
     /// Objects are edited and `null` stays `null`; anything else fails.
-    static var objectsOrNull: SelectedKinds { SelectedKinds(edits: .object, leaves: .null, expected: "an object") }
+    static var objectsOrNull: SelectedKinds { SelectedKinds(edits: .object, leaves: .null) }
     /// Objects are edited; every other value stays as it is.
     static var objectsLeavingOthers: SelectedKinds {
-        SelectedKinds(edits: .object, leaves: ValueKinds.all.subtracting(.object), expected: "an object")
+        SelectedKinds(edits: .object, leaves: ValueKinds.all.subtracting(.object))
     }
     /// Arrays are edited; anything else fails.
-    static var arrays: SelectedKinds { SelectedKinds(edits: .array, leaves: [], expected: "an array") }
+    static var arrays: SelectedKinds { SelectedKinds(edits: .array, leaves: []) }
+    /// Arrays are edited and `null` stays `null`; anything else fails.
+    static var arraysOrNull: SelectedKinds { SelectedKinds(edits: .array, leaves: .null) }
 
     /// Some kind of value makes the op fail.
     var failsSome: Bool { edits.union(leaves) != .all }
@@ -48,13 +57,52 @@ struct SelectedKinds: Sendable {
         case .edits: return true
         case .leaves: return false
         case .fails:
-            throw ReshapeError(
-                .ruleFailed, "expected \(expected), found \(node.kind.described)", path: selection.path(of: match, steps: steps))
+            throw ReshapeError(.ruleFailed, failure(found: node.kind.described), path: selection.path(of: match, steps: steps))
+        }
+    }
+
+    /// The rule's error message at a value of a kind it fails at, `found` naming that kind ("a
+    /// string").
+    func failure(found: String) -> String { "expected \(expected), found \(found)" }
+
+    /// On a value seen through `FilterValues` (an op deciding on either route, see `ValueEdit`):
+    /// `.fail` with the rule's message where the kind fails, `.keep` where it is left, nil where
+    /// the op edits it.
+    func edit<Values: FilterValues>(_ value: Values.Value, in values: Values) -> ValueEdit<Values.Value>? {
+        switch verdict(of: ValueKinds(values.kind(of: value))) {
+        case .edits: return nil
+        case .leaves: return .keep
+        case .fails: return .fail(failure(found: values.described(value)))
         }
     }
 }
 
 extension ValueKinds {
+    /// How a message names a single kind: "an object", "a string"...
+    var described: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        default: "a value"
+        }
+    }
+
+    /// The kind of a value seen through `FilterValues`.
+    init(_ kind: FilterValueKind) {
+        switch kind {
+        case .object: self = .object
+        case .array: self = .array
+        case .string: self = .string
+        case .number: self = .number
+        case .bool: self = .bool
+        case .null: self = .null
+        }
+    }
+
     /// The kind of a tree's node.
     init(_ kind: NodeKind) {
         switch kind {

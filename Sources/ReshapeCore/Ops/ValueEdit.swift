@@ -30,17 +30,9 @@ enum MadeScalar {
 }
 
 extension FilterValues {
-    /// How an error names the kind of a value: "an object", "a string"...
-    func described(_ value: Value) -> String {
-        switch kind(of: value) {
-        case .object: "an object"
-        case .array: "an array"
-        case .string: "a string"
-        case .number: "a number"
-        case .bool: "a boolean"
-        case .null: "null"
-        }
-    }
+    /// How an error names the kind of a value: "an object", "a string"... (see
+    /// `ValueKinds.described`).
+    func described(_ value: Value) -> String { ValueKinds(kind(of: value)).described }
 
     /// How an error names a scalar with its value (strings cut at 40 characters).
     func describedWithValue(_ value: Value) -> String {

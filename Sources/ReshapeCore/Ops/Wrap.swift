@@ -15,7 +15,7 @@ struct Wrap: Operation {
 
     func apply(to document: Document) throws(ReshapeError) {
         try document.charge(1)
-        try document.grow(values: 1, bytes: key.utf8.count + 4)
+        try document.grow(.wrapping(nameBytes: key.utf8.count))
         let object = try Make.object()
         do throws(ReshapeError) {
             try Make.set(object, key, Make.retain(document.root))

@@ -251,7 +251,7 @@ extension JSONParser {
         JSONText.appendQuoted(id, to: &out)
         // As keyedToArray counts the id it adds (a value of at least `Tree.minimumValueBytes`),
         // and the renamings after it its name.
-        let idGrowth = max(Tree.minimumValueBytes, fast.idKeyLength + id.count + 6) + idName.growth
+        let idGrowth = KeyedToArray.recordGrowth(idKeyBytes: fast.idKeyLength, idBytes: id.count).bound + idName.growth
         scratch.growth = scratch.growth.addingClamped(idGrowth)
         out.append(UInt8(ascii: ","))
         scratch.names.append((readHash: fast.idKeyHash, writtenHash: idName.hash))

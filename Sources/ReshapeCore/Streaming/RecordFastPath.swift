@@ -136,7 +136,7 @@ final class RecordFastPath: Sendable {
             let before = changed ? scratch.count : key.count
             let current: [UInt8]? = changed ? scratch.withUnsafeBytes { rename($0) } : rename(key)
             if let current {
-                growth = growth.addingClamped(max(0, current.count - before))
+                growth = growth.addingClamped(OutputGrowth.renamed(from: before, to: current.count).bound)
                 scratch = current
                 changed = true
             }

@@ -198,6 +198,12 @@ struct RecordToken: @unchecked Sendable {  // its bytes are only read
         self.hash = hash
     }
 
+    /// Whether this is a name token for `name`'s name (a name token itself).
+    @inline(__always)
+    func isName(_ name: RecordToken) -> Bool {
+        kind == .name && hash == name.hash && bytes.sameBytes(as: name.bytes)
+    }
+
     // Made where used, not kept in globals: a global is made at its first use, and threads that
     // make their filters at once would meet there (ThreadSanitizer sees the Swift runtime's
     // once-guard, built without it, as no guard).
@@ -399,7 +405,7 @@ final class KnownNames {
         var slot = Int(truncatingIfNeeded: token.hash) & (slots.count - 1)
         while slots[slot] >= 0 {
             let entry = entries[Int(slots[slot])]
-            if entry.name.hash == token.hash && entry.name.bytes.sameBytes(as: token.bytes) { return entry.value }
+            if token.isName(entry.name) { return entry.value }
             slot = (slot + 1) & (slots.count - 1)
         }
         return nil
@@ -411,7 +417,7 @@ final class KnownNames {
     func find(_ token: RecordToken, guess: Int) -> Int32? {
         if guess < entries.count {
             let entry = entries[guess]
-            if entry.name.hash == token.hash && entry.name.bytes.sameBytes(as: token.bytes) { return entry.value }
+            if token.isName(entry.name) { return entry.value }
         }
         return find(token)
     }
@@ -485,10 +491,9 @@ final class TokenArena {
         return text.withUTF8 { keep(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Counts `values` values of `bytes` bytes of text in all that a rule adds, as
-    /// `Document.grow(values:bytes:)` does.
-    func grow(values: Int, bytes: Int) {
-        growth = growth.addingClamped(max(bytes, values.multipliedClamped(by: Tree.minimumValueBytes)))
+    /// Counts what a rule adds, as `Document.grow` does (see `OutputGrowth`).
+    func grow(_ added: OutputGrowth) {
+        growth = growth.addingClamped(added.bound)
     }
 
     /// `count` bytes that stay put until `reset`.

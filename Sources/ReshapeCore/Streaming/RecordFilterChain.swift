@@ -645,7 +645,7 @@ final class RecordFilterChain {
                 pass.merge(use.pass)
                 if use.pass.renameCount > 0 { key |= 1 << UInt64(8 + index) }
                 if let newName = use.newName {
-                    growth = growth.addingClamped(max(0, newName.count - name.bytes.count))
+                    growth = growth.addingClamped(OutputGrowth.renamed(from: name.bytes.count, to: newName.count).bound)
                     let bytes = newName.withUnsafeBytes { kept.keep($0) }
                     name = RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
                 }
