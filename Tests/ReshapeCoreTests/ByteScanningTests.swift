@@ -1,4 +1,5 @@
 @testable import ReshapeCore
+import Foundation
 import Testing
 
 /// The word-at-a-time scans over bytes, against the plain byte-by-byte answer.
@@ -66,6 +67,44 @@ import Testing
                     #expect(pieced.line == line && pieced.column == column, "length \(length) shape \(shape), in pieces")
                 }
             }
+        }
+    }
+
+    /// A position counted on from one found before (`after:`) is the one counted from the start:
+    /// in memory, and in a file's region whose first chunks were given back (read again from the
+    /// known position, or from the start when it is not before), at and between every place a
+    /// stream of records would name, in order and out of it.
+    @Test func positionsCountedOnAgreeWithPositionsCountedFromTheStart() throws {
+        var random = SeededGenerator(seed: 9_535)
+        let pieces: [[UInt8]] = [[0x61], [0x0A], [0xC3, 0xA9], [0xE6, 0x9D, 0xB1], [0xF0, 0x9F, 0x8D, 0xA3], [0x20]]
+        var text: [UInt8] = []
+        while text.count < 40_000 { text += pieces[Int(random.next() % UInt64(pieces.count))] }
+        let places = (0..<60).map { _ in Int(random.next() % UInt64(text.count + 1)) }.sorted() + [0, text.count, 17, 39_000]
+        text.withUnsafeBytes { bytes in
+            var known: TextPosition? = nil
+            for place in places {
+                let counted = TextPosition(of: place, in: bytes, after: known)
+                let fresh = TextPosition(of: place, in: bytes)
+                #expect((counted.line, counted.column) == (fresh.line, fresh.column), "in memory at \(place)")
+                known = counted
+            }
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("positions-\(getpid()).json").path
+        defer { unlink(path) }
+        try Data(text).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, O_RDONLY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let region = try InputRegion(descriptor: descriptor, name: path, chunk: 4096)
+        while try region.readMore() {}
+        region.release(below: 20_000)
+        #expect(region.releasedTo > 0)
+        var known: TextPosition? = nil
+        for place in places {
+            let counted = region.position(of: place, after: known)
+            let fresh = text.withUnsafeBytes { TextPosition(of: place, in: $0) }
+            #expect((counted.line, counted.column) == (fresh.line, fresh.column), "in a file at \(place), from \(known?.offset ?? 0)")
+            known = counted
         }
     }
 }

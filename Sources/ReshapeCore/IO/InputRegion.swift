@@ -262,28 +262,34 @@ final class InputRegion: @unchecked Sendable {
         releasedTo = end
     }
 
-    /// The line and column of `offset` (in the input read so far, or at its end).
-    func position(of offset: Int) -> TextPosition {
+    /// The line and column of `offset` (in the input read so far, or at its end), counted on
+    /// from `known` (a position found before in this input) when it is not after `offset`: a
+    /// stream naming many places in order reads and counts each byte once, not once per place.
+    func position(of offset: Int, after known: TextPosition? = nil) -> TextPosition {
         let offset = min(max(0, offset), filled)
-        var counter: LineCounter
-        var from: Int
-        if releasedTo == 0 {
-            (counter, from) = (LineCounter(), 0)
-        } else if file == nil {
+        var counter = LineCounter()
+        var from = 0
+        if file == nil && releasedTo > 0 {
             // Bytes given back from a pipe are gone: only positions after them are known.
             guard offset >= releasedTo else { return TextPosition(line: 0, column: 0, offset: offset) }
             (counter, from) = (releasedLines, releasedTo)
-        } else {
+        }
+        if let known, known.line > 0, known.offset >= from, known.offset <= offset {
+            (counter, from) = (LineCounter(at: known), known.offset)
+        }
+        if from < releasedTo {
             // Read the file again up to what is still held, counting as it goes.
-            (counter, from) = (LineCounter(), min(offset, releasedTo))
-            if let scratch = try? InputRegion(rereading: self, 0..<from) {
-                while (try? scratch.readMore()) == true {
-                    let start = scratch.releasedTo
-                    counter.advance(over: UnsafeRawBufferPointer(rebasing: scratch.text[start...]))
-                    scratch.release(below: scratch.filled)
-                }
-                if scratch.filled < from { return TextPosition(line: 0, column: 0, offset: offset) }
+            let upTo = min(offset, releasedTo)
+            guard let scratch = try? InputRegion(rereading: self, from..<upTo) else {
+                return TextPosition(line: 0, column: 0, offset: offset)
             }
+            while (try? scratch.readMore()) == true {
+                let start = scratch.releasedTo
+                counter.advance(over: UnsafeRawBufferPointer(rebasing: scratch.text[start...]))
+                scratch.release(below: scratch.filled)
+            }
+            if scratch.filled < upTo - from { return TextPosition(line: 0, column: 0, offset: offset) }
+            from = upTo
         }
         if offset > from {
             counter.advance(over: UnsafeRawBufferPointer(start: base + from, count: offset - from))

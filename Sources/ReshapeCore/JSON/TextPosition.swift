@@ -14,8 +14,20 @@ struct TextPosition {
     }
 
     init(of offset: Int, in text: UnsafeRawBufferPointer) {
+        self.init(of: offset, in: text, after: nil)
+    }
+
+    /// The position of `offset` in `text`, counted on from `known` (a position found before in
+    /// the same text) when it is not after `offset`: a stream naming many places in order counts
+    /// each byte once, not once per place.
+    init(of offset: Int, in text: UnsafeRawBufferPointer, after known: TextPosition?) {
+        let end = min(max(0, offset), text.count)
         var counter = LineCounter()
-        counter.advance(over: UnsafeRawBufferPointer(rebasing: text[0..<min(max(0, offset), text.count)]))
+        var from = 0
+        if let known, known.line > 0, known.offset >= 0, known.offset <= end {
+            (counter, from) = (LineCounter(at: known), known.offset)
+        }
+        counter.advance(over: UnsafeRawBufferPointer(rebasing: text[from..<end]))
         self.init(line: counter.line, column: counter.column, offset: offset)
     }
 }
@@ -27,6 +39,14 @@ struct TextPosition {
 struct LineCounter {
     private(set) var line = 1
     private(set) var column = 1
+
+    /// A counter at the start of the text.
+    init() {}
+
+    /// A counter at `position`, to count on from there.
+    init(at position: TextPosition) {
+        (line, column) = (position.line, position.column)
+    }
 
     mutating func advance(over bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }

@@ -319,9 +319,18 @@ final class RecordStream {
         } else {
             path.append(index: slice.ordinal)
         }
-        let position = input.position(of: slice.start)
+        let position = position(of: slice.start)
         return RecordPlace(
             start: slice.start, line: position.line, column: position.column, path: scan.path + path.text.dropFirst())
+    }
+
+    /// The line and column of `offset` in the input. Records are placed in their order, so each
+    /// place is counted on from the one before: every record failing a rule costs its own bytes,
+    /// not the input's up to it.
+    private func position(of offset: Int) -> TextPosition {
+        let position = input.position(of: offset, after: lastPosition)
+        if position.line > 0 { lastPosition = position }
+        return position
     }
 
     /// Hands over the records read so far and writes everything done, before a read waits.
@@ -556,7 +565,7 @@ final class RecordStream {
             source.column = within.line == 1 ? place.column + within.column - 1 : within.column
         } else if runner.kind == .object {
             // The record's own member name (`keyedToArray`'s id): its opening quote.
-            let position = input.position(of: record.keyStart - 1)
+            let position = position(of: record.keyStart - 1)
             (source.position, source.line, source.column) = (record.keyStart - 1, position.line, position.column)
         } else {
             return nil
@@ -574,4 +583,6 @@ final class RecordStream {
     private var scanKind: RecordPlan.Kind? { currentScan?.kind }
     private var scanRoot: Node? { currentScan?.root }
     private weak var currentScan: CollectionScan? = nil
+    /// The last place counted (`position(of:)`).
+    private var lastPosition: TextPosition? = nil
 }

@@ -47,11 +47,12 @@ enum StreamInput {
         }
     }
 
-    /// The line and column of `offset`, which must still be held.
-    func position(of offset: Int) -> TextPosition {
+    /// The line and column of `offset`, counted on from `known` when it is a position found
+    /// before and not after `offset` (see `InputRegion.position(of:after:)`).
+    func position(of offset: Int, after known: TextPosition?) -> TextPosition {
         switch self {
-        case .memory(let bytes): TextPosition(of: offset, in: bytes)
-        case .region(let region): region.position(of: offset)
+        case .memory(let bytes): TextPosition(of: offset, in: bytes, after: known)
+        case .region(let region): region.position(of: offset, after: known)
         }
     }
 
