@@ -1019,15 +1019,15 @@ import Testing
     }
 
     /// The work limit of a stream is its own count (docs/limits.md): a record reshaped on its text
-    /// costs a step per 8 bytes of it, and one; a record on a tree of its own (an index from the
-    /// end), its rules' steps on that tree. Swept across both counts, with rules that need the
+    /// costs a step per 8 bytes of it, and one; a record on a tree of its own (a `mapValues`
+    /// whose cases are containers), its rules' steps on that tree. Swept across both counts, with rules that need the
     /// whole document after them too: where both stop, the error is the same; the records on
     /// their text stop exactly at their documented count; and the stream names its error itself,
     /// never by running the whole tree.
     @Test func workLimitsAreTheStreamsOwnCount() throws {
         let specs = [
             #"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"convertKeys","to":"snake_case"}]"#,
-            #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-1]"},{"op":"default","path":"$[*]","key":"d","value":1}]"#,
+            #"[{"op":"keyedToArray"},{"op":"mapValues","path":"$[*].tags","cases":[[[9],null]]},{"op":"default","path":"$[*]","key":"d","value":1}]"#,
             #"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].n","to":"string"},{"op":"remove","path":"$[-1]"}]"#,
         ]
         let values = (0..<300).map { #"{"nameX": "n\#($0)", "avatar": {}, "n": \#($0), "tags": [1, 2, 3]}"# }
@@ -1167,7 +1167,7 @@ import Testing
         let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
         let padding = String(repeating: "p", count: 200)
         for (spec, limits, expected) in [
-            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-1]"}]"#, Limits(maxWork: 2_000),
+            (#"[{"op":"keyedToArray"},{"op":"mapValues","path":"$[*].tags","cases":[[[9],null]]}]"#, Limits(maxWork: 2_000),
              ReshapeError(.limitExceeded, "the rules need more than 2000 steps of work on this document (the work limit)")),
             (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*]","key":"d","value":"\#(padding)"}]"#,
              Limits(maxOutputBytes: input.count + 20_000),
@@ -1200,7 +1200,7 @@ import Testing
         let values = (0..<3000).map { #"{"nameX": "n\#($0)", "tags": [1, 2, 3]}"# }
         let records = values.enumerated().map { #""r\#($0.offset)": \#($0.element)"# }
         let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
-        let spec = #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-1]"}]"#
+        let spec = #"[{"op":"keyedToArray"},{"op":"mapValues","path":"$[*].tags","cases":[[[9],null]]}]"#
         let outcomes = Outcomes()
         var ends: Set<String> = []
         var limit = 20_000
@@ -1700,15 +1700,12 @@ import Testing
     }
 
     /// What the record filters leave to a record's own tree, with the whole tree's bytes or error:
-    /// a path that makes records of the collection and inside them, `arrayToKeyed` and an index
-    /// from the end inside records, and values a rule rejects or names that collide (the record
-    /// alone takes its tree, named in the error as the whole tree names it).
+    /// a path that makes records of the collection and inside them, `arrayToKeyed` inside
+    /// records, and values a rule rejects or names that collide (the record alone takes its
+    /// tree, named in the error as the whole tree names it).
     @Test(arguments: [
         (#"[{"op":"wrap","key":"w"},{"op":"keyedToArray","path":"$..*"}]"#, #"{"r1": {"a": null}, "r2": {"b": null}, "r3": {}}"#),
         (#"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$[*].list","idKey":"k"}]"#, #"{"r1": {"list": [{"k": "a", "n": 1}, {"k": "a"}]}, "r2": {"list": [{"n": 1}]}, "r3": {"list": [{"k": 1.5}]}}"#),
-        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-1]"}]"#, #"{"r1": {"tags": [1, 2]}, "r2": {"tags": ["x"]}}"#),
-        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-2:]"}]"#, #"{"r1": {"tags": [1, 2, 3]}, "r2": {"tags": ["x"]}}"#),
-        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].tags[::-1]","to":"string"}]"#, #"{"r1": {"tags": [1, 2, 3]}, "r2": {"tags": [true]}}"#),
         (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].n","to":"integer"}]"#, #"{"r1": {"n": "12"}, "r2": {"n": "1.5"}, "r3": {"n": 3}}"#),
         (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].p","key":"k","value":1}]"#, #"{"r1": {"p": {}}, "r2": {"p": 7}}"#),
         (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"a":"b"}}]"#, #"{"r1": {"a": 1}, "r2": {"a": 1, "b": 2}}"#),
@@ -1731,6 +1728,38 @@ import Testing
         #expect(Self.compare(rules, input, outcomes: outcomes, context: "rules \(spec)"))
         let counts = outcomes.counts()
         #expect(counts["record trees", default: 0] > 0 || counts["failed", default: 0] > 0, "\(counts)")
+        #expect(counts["rerun", default: 0] == 0, "\(counts)")
+    }
+
+    /// Indices and slices counted from the end, and slices stepping backwards, inside records:
+    /// each array the path steps into by its length is held and counted (`LengthGate`), and no
+    /// record takes its tree; bytes as the whole tree's, on every route. Nested arrays, unions
+    /// with indices from the start, empty and short arrays, arrays that rules before change,
+    /// a record that is an array, and a descendant segment.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-1]"}]"#, #"{"r1": {"tags": [1, 2]}, "r2": {"tags": ["x"]}, "r3": {"tags": []}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].tags[-2:]"}]"#, #"{"r1": {"tags": [1, 2, 3]}, "r2": {"tags": ["x"]}, "r3": {"tags": {"a": 1}}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].tags[::-1]","to":"string"}]"#, #"{"r1": {"tags": [1, 2, 3]}, "r2": {"tags": [true, null]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].t[::-2]"}]"#, #"{"r1": {"t": [0, 1, 2, 3, 4]}, "r2": {"t": [0, 1, 2, 3]}, "r3": {"t": [0]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].t[:-1]"}]"#, #"{"r1": {"t": [0, 1, 2]}, "r2": {"t": [[1, 2], {"a": [3]}]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].t[-1][-1]"}]"#, #"{"r1": {"t": [[1, 2], [3, [4, 5]]]}, "r2": {"t": [[], [6]]}, "r3": {"t": [7]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].t[0,-1]"}]"#, #"{"r1": {"t": [0, 1, 2]}, "r2": {"t": [0]}, "r3": {"t": []}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].t[-5:5:2]"}]"#, #"{"r1": {"t": [0, 1, 2, 3, 4, 5, 6, 7]}, "r2": {"t": [0, 1]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].t[-1]"},{"op":"remove","path":"$[*].t[-1]"}]"#, #"{"r1": {"t": [0, 1, 2]}, "r2": {"t": [0]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].g[-1]","key":"role","value":"member"}]"#, #"{"r1": {"g": [{"id": 1}, {"id": 2, "role": null}]}, "r2": {"g": [{"role": "x"}]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*].g[-2:]","map":{"id":"key"}}]"#, #"{"r1": {"g": [{"id": 1}, {"id": 2}, {"id": 3}]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]..[-1]"}]"#, #"{"r1": {"a": [1, [2, 3]], "b": {"c": [4, 5]}}, "r2": {"a": []}}"#),
+        (#"[{"op":"keyedToArray","path":"$.users"},{"op":"remove","path":"$.users[*].t[-1]"}]"#, #"{"users": {"u1": {"t": [1, 2]}, "u2": {"t": [3]}}, "n": 2}"#),
+        (#"[{"op":"remove","path":"$[*][-1]"}]"#, #"[[1, 2], [3], [], [4, [5, 6]]]"#),
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].g[-1]","member":"n","onMissing":"null"}]"#, #"{"r1": {"g": [{"n": 1}, {"n": 2}]}, "r2": {"g": [{"m": 1}]}}"#),
+    ])
+    func indicesFromTheEndStreamInsideRecords(_ spec: String, _ records: String) throws {
+        let rules = try Rules(json: spec)
+        let outcomes = Outcomes()
+        let input = Array(records.utf8)
+        #expect(Self.compare(rules, input, outcomes: outcomes, context: "rules \(spec)"))
+        let counts = outcomes.counts()
+        #expect(counts["record trees", default: 0] == 0 && counts["failed", default: 0] == 0, "\(counts)")
         #expect(counts["rerun", default: 0] == 0, "\(counts)")
     }
 

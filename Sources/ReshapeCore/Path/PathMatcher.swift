@@ -11,7 +11,9 @@
 /// A filter selector (with `filters`) takes a child by what the child holds, which its first
 /// token does not tell: the step to it takes the filters' verdicts on the child (`Verdicts`),
 /// which a `FilterGate` finds by holding the child's tokens until it ends, or by reading its
-/// members ahead.
+/// members ahead. An index or a slice counted from the end (with `filters` too) takes an element
+/// by the array's length, which its first token does not tell either: a `LengthGate` holds the
+/// array until it ends, and gives its length on its first token (`RecordToken.countedElements`).
 struct PathMatcher: Sendable {
     typealias States = UInt64
 
@@ -25,6 +27,9 @@ struct PathMatcher: Sendable {
     private let waiting: States
     /// The states whose segment's selector is a filter, or a union with one.
     let filtering: States
+    /// The states whose segment's selector needs the array's length: an index or a slice
+    /// counted from the end, or a slice stepping backwards (alone or in a union).
+    let counting: States
 
     /// For the step to one child: bit `k` is set when the filters of segment `k` hold for it.
     typealias Verdicts = States
@@ -44,33 +49,40 @@ struct PathMatcher: Sendable {
         /// For a slice: its end (`Int.max` when left out) and step.
         var end = 0
         var step = 1
+        /// An index or slice counted from the end: taken by the array's length (see `counting`).
+        var counted = false
     }
 
-    /// Nil for a path the automaton cannot follow: more than 62 segments, an index or a slice
-    /// bound counted from the end or a slice stepping backwards (which need the array's length
-    /// before its elements); a filter (alone or in a union) unless `filters`, and one that reads
-    /// the document's root (`$`) in any case.
+    /// Nil for a path the automaton cannot follow: more than 62 segments; unless `filters`, a
+    /// filter (alone or in a union), an index or a slice bound counted from the end or a slice
+    /// stepping backwards (which need the array's length before its elements: with `filters`,
+    /// a `LengthGate` gives it); and a filter that reads the document's root (`$`) in any case.
     init?(_ path: JSONPath, filters: Bool = false) {
         segments = path.segments
         guard segments.count < 63 else { return nil }
         var waiting: States = 0
         var filtering: States = 0
+        var counting: States = 0
         for (offset, segment) in segments.enumerated() {
             guard Self.follows(segment.selector, filters: filters) else { return nil }
             if case .descendant = segment { waiting |= 1 << States(offset) }
             if segment.selector.hasFilter { filtering |= 1 << States(offset) }
+            if Self.counts(segment.selector) { counting |= 1 << States(offset) }
         }
         self.waiting = waiting
         self.filtering = filtering
+        self.counting = counting
         selected = 1 << States(segments.count)
         let none = UnsafeRawBufferPointer(start: nil, count: 0)
         selectors = segments.map { segment in
             switch segment.selector {
             case .wildcard: PlainSelector(kind: .wildcard, hash: 0, name: none, index: 0)
             case .name(let member): PlainSelector(kind: .name, hash: RecordNames.hash(member.bytes), name: member.bytes, index: 0)
-            case .index(let index): PlainSelector(kind: .index, hash: 0, name: none, index: index)
+            case .index(let index): PlainSelector(kind: .index, hash: 0, name: none, index: index, counted: index < 0)
             case .slice(let start, let end, let step):
-                PlainSelector(kind: .slice, hash: 0, name: none, index: start ?? 0, end: end ?? Int.max, step: step ?? 1)
+                PlainSelector(
+                    kind: .slice, hash: 0, name: none, index: start ?? 0, end: end ?? Int.max, step: step ?? 1,
+                    counted: Self.counts(segment.selector))
             case .filter: PlainSelector(kind: .filter, hash: 0, name: none, index: 0)
             case .union: PlainSelector(kind: .union, hash: 0, name: none, index: 0)
             }
@@ -88,21 +100,38 @@ struct PathMatcher: Sendable {
         selected = other.selected
         waiting = other.waiting
         filtering = other.filtering
+        counting = other.counting
     }
 
     /// Whether the automaton follows `selector`: a name, an index from the start, a slice whose
     /// bounds count from the start and whose step is not negative, a wildcard, or a union of
-    /// those (not an index from the end or a slice counting from it); with `filters`, a filter
-    /// that reads only the child.
+    /// those; with `filters`, also a filter that reads only the child, and an index or a slice
+    /// that needs the array's length (see `counts`).
     private static func follows(_ selector: JSONPath.Selector, filters: Bool) -> Bool {
         switch selector {
         case .name, .wildcard: true
-        case .index(let index): index >= 0
-        case .slice(let start, let end, let step): (start ?? 0) >= 0 && (end ?? 0) >= 0 && (step ?? 1) >= 0
+        case .index, .slice: filters || !counts(selector)
         case .union(let selectors): selectors.allSatisfy { follows($0, filters: filters) }
         case .filter(let expression): filters && !expression.readsRoot
         }
     }
+
+    /// Whether `selector` takes elements by the array's length: an index or a slice bound
+    /// counted from the end, a slice stepping backwards (whose bounds left out count from the
+    /// end), alone or in a union.
+    private static func counts(_ selector: JSONPath.Selector) -> Bool {
+        switch selector {
+        case .index(let index): index < 0
+        case .slice(let start, let end, let step): (start ?? 0) < 0 || (end ?? 0) < 0 || (step ?? 1) < 0
+        case .union(let selectors): selectors.contains { counts($0) }
+        default: false
+        }
+    }
+
+    /// Whether a step from a node in `states` to an element needs the array's length (see
+    /// `counting`).
+    @inline(__always)
+    func counts(_ states: States) -> Bool { states & ~selected & counting != 0 }
 
     /// The filters of segment `offset` (one, or those of a union), whose verdicts on a child a
     /// step to it needs.
@@ -124,6 +153,25 @@ struct PathMatcher: Sendable {
     @inline(__always)
     private static func slice(start: Int, end: Int, step: Int, takes index: Int) -> Bool {
         step > 0 && index >= start && index < end && (index - start) % step == 0
+    }
+
+    /// Whether the slice takes element `index` of an array of `count` elements, as RFC 9535
+    /// §2.3.4.2.2 selects (`JSONPath.Selector.sliceIndices`, which the tree uses, lists the
+    /// same): bounds counted from the end, and backward steps, by the array's length. None
+    /// when the length is not known (`count` < 0), or `step` is 0.
+    private static func slice(start: Int?, end: Int?, step: Int?, count: Int, takes index: Int) -> Bool {
+        let step = step ?? 1
+        guard step != 0, count >= 0, index >= 0, index < count else { return false }
+        func normalized(_ bound: Int) -> Int { bound >= 0 ? bound : count + bound }
+        if step > 0 {
+            let lower = min(max(normalized(start ?? 0), 0), count)
+            let upper = min(max(normalized(end ?? count), 0), count)
+            return index >= lower && index < upper && (index - lower) % step == 0
+        }
+        let upper = min(max(normalized(start ?? count - 1), -1), count - 1)
+        let lower = min(max(end.map(normalized) ?? -1, -1), count - 1)
+        // The remainder's sign follows the dividend: zero is zero whatever the step's sign.
+        return index <= upper && index > lower && (upper - index) % step == 0
     }
 
     /// Whether the selector of segment `offset` takes the member `name`, its filters holding
@@ -149,30 +197,40 @@ struct PathMatcher: Sendable {
         }
     }
 
-    /// Whether the selector of segment `offset` takes element `index`, its filters holding as
-    /// `verdicts` says.
+    /// Whether the selector of segment `offset` takes element `index` of an array of `count`
+    /// elements (-1: not known, which only a selector in `counting` reads), its filters holding
+    /// as `verdicts` says.
     @inline(__always)
-    private func takes(_ offset: Int, index: Int, verdicts: Verdicts) -> Bool {
+    private func takes(_ offset: Int, index: Int, count: Int, verdicts: Verdicts) -> Bool {
         let selector = selectors[offset]
         switch selector.kind {
         case .wildcard: return true
         case .name: return false
-        case .index: return selector.index == index
-        case .slice: return Self.slice(start: selector.index, end: selector.end, step: selector.step, takes: index)
+        case .index: return selector.counted ? count >= 0 && count + selector.index == index : selector.index == index
+        case .slice:
+            if selector.counted {
+                guard case .slice(let start, let end, let step) = segments[offset].selector else { return false }
+                return Self.slice(start: start, end: end, step: step, count: count, takes: index)
+            }
+            return Self.slice(start: selector.index, end: selector.end, step: selector.step, takes: index)
         case .filter: return verdicts & (1 << States(offset)) != 0
         case .union:
-            return Self.takes(segments[offset].selector, index: index)
+            return Self.takes(segments[offset].selector, index: index, count: count)
                 || (filtering & (1 << States(offset)) != 0 && verdicts & (1 << States(offset)) != 0)
         }
     }
 
-    /// Whether `selector` takes element `index` (its filters aside).
-    private static func takes(_ selector: JSONPath.Selector, index: Int) -> Bool {
+    /// Whether `selector` takes element `index` of an array of `count` elements (its filters
+    /// aside; see `takes(_:index:count:verdicts:)`).
+    private static func takes(_ selector: JSONPath.Selector, index: Int, count: Int) -> Bool {
         switch selector {
         case .wildcard: true
-        case .index(let wanted): wanted == index
-        case .slice(let start, let end, let step): slice(start: start ?? 0, end: end ?? Int.max, step: step ?? 1, takes: index)
-        case .union(let selectors): selectors.contains { takes($0, index: index) }
+        case .index(let wanted): wanted >= 0 ? wanted == index : count >= 0 && count + wanted == index
+        case .slice(let start, let end, let step):
+            counts(selector)
+                ? slice(start: start, end: end, step: step, count: count, takes: index)
+                : slice(start: start ?? 0, end: end ?? Int.max, step: step ?? 1, takes: index)
+        case .union(let selectors): selectors.contains { takes($0, index: index, count: count) }
         default: false
         }
     }
@@ -199,9 +257,10 @@ struct PathMatcher: Sendable {
         step(states) { offset in takes(offset, name: name, hash: hash, verdicts: verdicts) }
     }
 
-    /// The states of element `index` of a node in `states` (see `child(_:name:hash:verdicts:)`).
-    func child(_ states: States, index: Int, verdicts: Verdicts = anyChild) -> States {
-        step(states) { offset in takes(offset, index: index, verdicts: verdicts) }
+    /// The states of element `index` of a node in `states` (see `child(_:name:hash:verdicts:)`),
+    /// an array of `count` elements (-1: not known; it must be where `counts(states)`).
+    func child(_ states: States, index: Int, count: Int = -1, verdicts: Verdicts = anyChild) -> States {
+        step(states) { offset in takes(offset, index: index, count: count, verdicts: verdicts) }
     }
 
     /// Whether, from `states`, which element an index step goes to matters: an index or slice

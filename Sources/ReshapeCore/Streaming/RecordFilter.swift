@@ -180,7 +180,9 @@ struct RecordToken: @unchecked Sendable {  // its bytes are only read
     /// For a name or a string: its bytes are written as they are (no quote, backslash or control
     /// character). For a number: it is real. For a bool: its value.
     let flag: Bool
-    /// For a name: `RecordNames.hash(bytes)`, computed once for every filter.
+    /// For a name: `RecordNames.hash(bytes)`, computed once for every filter. For an array's
+    /// start: 1 + its element count when a `LengthGate` counted it, else 0 (see
+    /// `countedElements`).
     let hash: UInt64
 
     init(_ kind: Kind, _ bytes: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), flag: Bool = false) {
@@ -197,6 +199,19 @@ struct RecordToken: @unchecked Sendable {  // its bytes are only read
         flag = plain
         self.hash = hash
     }
+
+    /// The first token of an array whose elements a `LengthGate` counted: `count` of them.
+    init(arrayStart bytes: UnsafeRawBufferPointer, elements count: Int) {
+        kind = .arrayStart
+        self.bytes = bytes
+        flag = false
+        hash = UInt64(count) &+ 1
+    }
+
+    /// For an array's first token: how many elements the array has, when a `LengthGate` before
+    /// counted them (as the filters before it left them); -1 otherwise.
+    @inline(__always)
+    var countedElements: Int { kind == .arrayStart && hash > 0 ? Int(truncatingIfNeeded: hash &- 1) : -1 }
 
     /// Whether this is a name token for `name`'s name (a name token itself).
     @inline(__always)
@@ -298,11 +313,19 @@ struct RecordFilterContext {
     /// The filter of a rule that works on what `matcher` selects in records whose parent is in
     /// `parent` (see `recordParent`): `make` builds it around a cursor that follows the path.
     /// When the path has filter selectors, a `FilterGate` before it holds each child they test
-    /// until the child ends, and gives the cursor their verdicts.
+    /// until the child ends, and gives the cursor their verdicts; when it counts elements from
+    /// the end, a `LengthGate` holds each array it steps into that way and counts it.
     static func along(
         _ matcher: PathMatcher, parent: PathMatcher.States,
         _ make: @escaping @Sendable (_ cursor: PathCursor, _ next: any RecordFilter, _ arena: TokenArena) -> any RecordFilter
     ) -> RecordFilterMaker {
+        if matcher.counting != 0 {
+            // A path that both filters and counts from the end: the tree decides.
+            guard matcher.filtering == 0 else { return .needsTree }
+            return .filter { next, arena in
+                LengthGate(cursor: PathCursor(matcher, parent: parent), next: make(PathCursor(matcher, parent: parent), next, arena))
+            }
+        }
         guard matcher.filtering != 0 else {
             return .filter { next, arena in make(PathCursor(matcher, parent: parent), next, arena) }
         }
@@ -525,7 +548,9 @@ struct PathCursor {
     let matcher: PathMatcher
     /// The states of the record's parent (the collection): a record's own come from its key.
     private let parent: PathMatcher.States
-    private var frames: [(states: PathMatcher.States, isObject: Bool, index: Int)] = []
+    /// Per open container: its states, whether it is an object, the index of its next element,
+    /// and its element count when a `LengthGate` counted it (-1 otherwise).
+    private var frames: [(states: PathMatcher.States, isObject: Bool, index: Int, count: Int)] = []
     /// The states of the record, until it starts; then of the member whose name came last.
     private var pending: PathMatcher.States = 0
 
@@ -602,12 +627,12 @@ struct PathCursor {
         default:
             let states: PathMatcher.States
             if let top = frames.last, !top.isObject {
-                states = top.states == 0 ? 0 : matcher.child(top.states, index: top.index, verdicts: stepVerdicts)
+                states = top.states == 0 ? 0 : matcher.child(top.states, index: top.index, count: top.count, verdicts: stepVerdicts)
                 frames[frames.count - 1].index += 1
             } else {
                 states = pending
             }
-            if token.opens { frames.append((states, token.kind == .objectStart, 0)) }
+            if token.opens { frames.append((states, token.kind == .objectStart, 0, token.countedElements)) }
             return states
         }
     }
@@ -620,7 +645,7 @@ struct PathCursor {
         guard top.states != 0 else { return 0 }
         var given = PathMatcher.anyChild
         if let verdicts, verdicts.decided { given = verdicts.current }
-        return matcher.child(top.states, index: top.index, verdicts: given)
+        return matcher.child(top.states, index: top.index, count: top.count, verdicts: given)
     }
 
     /// A value went by without its tokens: an element is counted.
