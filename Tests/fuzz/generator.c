@@ -159,7 +159,7 @@ static void value(recipe *r, text *t, unsigned max_depth) {
 }
 
 static void path(recipe *r, text *t) {
-    static const char *segments[] = {".a", ".b", ".id", ".data", ".users", ".*", "[*]", "[0]", "[1]", "[-1]",
+    static const char *segments[] = {".a", ".b", ".id", ".data", ".users", ".*", "[*]", "[0]", "[1]", "[-1]", "[-2:]", "[::-1]", "[0,-1]", "[:-1:2]",
                                      "..a", "..*", "..[*]", "..[0]", "..id", "['x_y']", "[\\\"k\\\\\\\"q\\\"]",
                                      "['\\\\u00e9']", "..['a']", "[ 'b' ]", " .a",
                                      "[?@.a]", "[?@ == 1 || @ == '']", "..[?@.id > 0]", "[?length(@) > 1]", "[?@.a == @.b]"};
