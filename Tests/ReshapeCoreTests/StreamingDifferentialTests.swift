@@ -1663,7 +1663,10 @@ import Testing
         (#"[{"op":"keyedToArray","idKey":"objectId"},{"op":"convertKeys","path":"$[*]","to":"snake_case"},{"op":"hoist","path":"$[*].avatar","member":"url","onMissing":"keep"}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$[*]","to":"snake_case","exclude":["$[*].profile"]},{"op":"emptyObjectToNull"},{"op":"blankStringToNull","trim":true}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"flag":"flagged","x_y":"xy"},"deep":true},{"op":"convertKeys","path":"$[*].profile","to":"kebab-case"},{"op":"emptyArrayToNull"}]"#, true),
-        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$..url"}]"#, false),
+        // A descendant path: a record's scalar members hold nothing it could select.
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$..url"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$..createdAt","to":"string","onFail":"keep"},{"op":"hoist","path":"$..avatar","member":"url","onMissing":"keep"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"keep","path":"$..profile","members":["in_a"]},{"op":"blankStringToNull","path":"$..plan"}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*]","member":"profile","onMissing":"keep"}]"#, false),
         // Records of an object collection: past the filters when what the rules do to a member
         // does not depend on the record's name; the first member goes through them when a filter

@@ -77,7 +77,10 @@ extension BlankStringToNull {
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             guard states != 0 else { return MemberUse() }
-            guard matcher.selectsEverythingBelow(states) else { return MemberUse(tokens: [.string, .object, .array]) }
+            guard matcher.selectsEverythingBelow(states) else {
+                // A string when selected; a container, which may hold selected strings.
+                return MemberUse(tokens: states & matcher.selected != 0 ? [.string, .object, .array] : .containers)
+            }
             var use = MemberUse(tokens: .string)
             use.pass.nullBlankStrings = true
             use.pass.trim = trim

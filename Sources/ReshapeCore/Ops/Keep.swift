@@ -61,8 +61,11 @@ extension Keep {
         let listed = members
         return { name in
             var use = MemberUse()
-            if matcher.child(record, name: name.bytes, hash: name.hash) != 0 {
-                use.tokens = .all
+            let states = matcher.child(record, name: name.bytes, hash: name.hash)
+            if states != 0 {
+                // Selected, or in a selected record, any value; selected in, a container (a
+                // scalar holds nothing).
+                use.tokens = states & matcher.selected != 0 || selectsRecord ? .all : .containers
             } else if selectsRecord && !Keep.keeps(name.bytes, hash: name.hash, listed: listed) {
                 use.drops = true
             }

@@ -117,8 +117,11 @@ extension Remove {
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             if matching == nil && states & matcher.selected != 0 {
                 use.drops = true
-            } else if states != 0 {
+            } else if states & matcher.selected != 0 {
                 use.tokens = .all
+            } else if states != 0 {
+                // The path goes on below the member: nothing in a scalar is selected.
+                use.tokens = .containers
             }
             return use
         }

@@ -266,16 +266,20 @@ struct RecordFilterContext {
     }
 
     /// The needs (see `MemberNeeds`) of a filter that works on what `matcher` selects: a member
-    /// whose value the path selects, or selects in, with any value; when the path selects the
+    /// whose value the path selects, with any value, or selects in, when it is a container; when the path selects the
     /// record itself, what `selectedRecord` says (by default, every member). Nil unless records
     /// are elements of the collection, all in the same states.
     func pathNeeds(_ matcher: PathMatcher, selectedRecord: (@Sendable (RecordToken) -> ValueKinds)? = nil) -> MemberNeeds? {
         guard let record = recordStates(matcher) else { return nil }
         let whole = record & matcher.selected != 0
         return { name in
-            if matcher.child(record, name: name.bytes, hash: name.hash) != 0 { return MemberUse(tokens: .all) }
-            guard whole else { return MemberUse() }
-            return MemberUse(tokens: selectedRecord?(name) ?? .all)
+            let states = matcher.child(record, name: name.bytes, hash: name.hash)
+            if states & matcher.selected != 0 { return MemberUse(tokens: .all) }
+            // A path that goes on below a member selects nothing in a scalar (`$..price` past
+            // `"name": "x"`): only a container's tokens are needed.
+            var kinds: ValueKinds = states != 0 ? .containers : []
+            if whole { kinds.formUnion(selectedRecord?(name) ?? .all) }
+            return MemberUse(tokens: kinds)
         }
     }
 
