@@ -1734,6 +1734,46 @@ import Testing
         #expect(counts["rerun", default: 0] == 0, "\(counts)")
     }
 
+    /// Seeded random indices and slices, counted from the end, from the start or stepping
+    /// backwards (bounds and steps from -7 to 7, or left out), in unions, after another counted
+    /// step, and under `..`, on records of random arrays (0 to 6 elements, nested): the stream
+    /// gives the whole tree's bytes or error on every route, and no record takes its tree.
+    @Test func randomIndicesFromTheEndMatchTheTree() throws {
+        var random = SeededGenerator(seed: 95_352)
+        func bound() -> String { random.next(4) == 0 ? "" : String(random.next(15) - 7) }
+        func selector() -> String {
+            switch random.next(4) {
+            case 0: return String(random.next(14) - 7)
+            case 1: return "\(bound()):\(bound())"
+            case 2: return "\(bound()):\(bound()):\(random.next(3) == 0 ? "" : String(random.next(15) - 7))"
+            default: return "\(random.next(7) - 7),\(bound()):\(bound())"
+            }
+        }
+        func array(_ depth: Int) -> String {
+            "[" + (0..<random.next(7)).map { _ in
+                depth < 2 && random.next(3) == 0 ? array(depth + 1) : random.pick(["1", "\"s\"", "{\"k\": 2}", "null", "[]"])
+            }.joined(separator: ",") + "]"
+        }
+        var streamed = 0
+        for round in 0..<300 {
+            let path = random.pick(["$[*].t[\(selector())]", "$[*].t[\(selector())][\(selector())]", "$[*]..[\(selector())]", "$[*].t[\(selector())].k"])
+            let rule = random.pick([
+                #"{"op":"remove","path":"\#(path)"}"#, #"{"op":"coerce","path":"\#(path)","to":"string","onFail":"keep"}"#,
+                #"{"op":"emptyArrayToNull","path":"\#(path)"}"#, #"{"op":"mapValues","path":"\#(path)","cases":[[1,"one"],[null,0]]}"#,
+            ])
+            let spec = #"[{"op":"keyedToArray"},\#(rule)]"#
+            let records = (0..<(20 + random.next(20))).map { #""r\#($0)": {"t": \#(array(0)), "n": \#($0)}"# }
+            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+            let rules = try Rules(json: spec)
+            let outcomes = Outcomes()
+            #expect(Self.compare(rules, input, outcomes: outcomes, context: "round \(round) rules \(spec)"))
+            let counts = outcomes.counts()
+            #expect(counts["record trees", default: 0] == 0 && counts["rerun", default: 0] == 0, "\(spec): \(counts)")
+            streamed += counts["streamed", default: 0]
+        }
+        #expect(streamed > 100, "\(streamed) streamed runs")
+    }
+
     /// Indices and slices counted from the end, and slices stepping backwards, inside records:
     /// each array the path steps into by its length is held and counted (`LengthGate`), and no
     /// record takes its tree; bytes as the whole tree's, on every route. Nested arrays, unions
