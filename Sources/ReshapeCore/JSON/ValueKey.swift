@@ -70,6 +70,57 @@ enum ValueKey {
         }
     }
 
+    /// The key of the value whose tokens are `tokens[value]` (a record's, see `RecordToken`), the
+    /// same bytes as the key of its tree: one value's encodings, written once for both. Nil when
+    /// an object has a name twice (the tree decides those).
+    static func append(_ tokens: ArraySlice<RecordToken>, _ value: Range<Int>, to key: inout [UInt8]) -> Bool {
+        // Each container open: its elements, or its members sorted by name, and the next one.
+        var stack: [(values: [Range<Int>], isObject: Bool, next: Int)] = []
+        var pending: Range<Int>? = value
+        while true {
+            if let range = pending {
+                pending = nil
+                let token = tokens[range.lowerBound]
+                switch token.kind {
+                case .null: null(to: &key)
+                case .bool: bool(token.flag, to: &key)
+                case .number:
+                    key.append(UInt8(ascii: "#"))
+                    key += NumberLiteral.valueKey(of: token.bytes)
+                    key.append(UInt8(ascii: ";"))
+                case .string: text(token.bytes, to: &key)
+                case .arrayStart:
+                    key.append(UInt8(ascii: "["))
+                    stack.append((Array(ValueHolding.elements(of: tokens[range])), false, 0))
+                case .objectStart:
+                    var members = Array(ValueHolding.members(of: tokens[range]))
+                    members.sort { tokens[$0.name].bytes.lexicographicallyPrecedes(tokens[$1.name].bytes) }
+                    for index in members.indices.dropFirst() where tokens[members[index].name].bytes.sameBytes(as: tokens[members[index - 1].name].bytes) {
+                        return false
+                    }
+                    key.append(UInt8(ascii: "{"))
+                    // Each member as two ranges: its name, then its value.
+                    stack.append((members.flatMap { [$0.name..<$0.name + 1, $0.value] }, true, 0))
+                case .name, .objectEnd, .arrayEnd:
+                    return false
+                }
+            }
+            guard let top = stack.popLast() else { return true }
+            if top.next < top.values.count {
+                if top.isObject {
+                    text(tokens[top.values[top.next].lowerBound].bytes, to: &key)
+                    stack.append((top.values, true, top.next + 2))
+                    pending = top.values[top.next + 1]
+                } else {
+                    stack.append((top.values, false, top.next + 1))
+                    pending = top.values[top.next]
+                }
+            } else {
+                key.append(UInt8(ascii: top.isObject ? "}" : "]"))
+            }
+        }
+    }
+
     private static func null(to key: inout [UInt8]) { key.append(UInt8(ascii: "n")) }
 
     private static func bool(_ flag: Bool, to key: inout [UInt8]) { key.append(flag ? UInt8(ascii: "t") : UInt8(ascii: "f")) }

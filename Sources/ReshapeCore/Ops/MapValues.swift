@@ -129,15 +129,14 @@ extension MapValues {
         insideRecords(&step, "maps the collection or its envelope")
     }
 
-    /// On a record's tokens, when no case is a container: each selected value is held until it
-    /// ends and passed on as `edit` says. A value no case matches with `onOther: "error"` takes
-    /// the record's tree, which names it.
+    /// On a record's tokens: each selected value is held until it ends (a container compared
+    /// by its key, once what the rule maps inside it is mapped) and passed on as `edit` says. A
+    /// value no case matches with `onOther: "error"` takes the record's tree, which names it.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
-        guard !mapsContainers, let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else {
-            return .needsTree
-        }
+        guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let cases = self.cases
         let onOther = self.onOther
+        let mapsContainers = self.mapsContainers
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
             // The `to` values' tokens, made once per thread, their bytes kept by the filter.
             let kept = TokenArena()
@@ -153,7 +152,7 @@ extension MapValues {
                 return targets[index][...]
             }
             return ValueHolding(cursor: cursor, next: next, arena: arena, made: made) { (tokens, values) throws(ReshapeError) in
-                try Self.edit(tokens.startIndex..<tokens.endIndex, in: values, cases: cases, onOther: onOther, mapsContainers: false)
+                try Self.edit(tokens.startIndex..<tokens.endIndex, in: values, cases: cases, onOther: onOther, mapsContainers: mapsContainers)
             }
         }
     }

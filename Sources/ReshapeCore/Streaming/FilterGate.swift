@@ -24,8 +24,9 @@ final class FilterVerdicts {
 ///
 /// The steps the filters take count as the tree counts them (`TokenArena.work`, added to the
 /// record's work), and finding where each held child ends a step per token. Gives up (the record
-/// takes its tree, which decides exactly and counts its own work) where a filter would compare
-/// containers, meets a repeated member name, or past `budget` steps in a record.
+/// takes its tree, which decides exactly and counts its own work) where a filter meets a
+/// repeated member name, or past `budget` steps in a record. Containers a filter compares are
+/// compared by their keys (`ValueKey.append(_:_:to:)`).
 final class FilterGate: RecordFilter {
     @exclusivity(unchecked) private var cursor: PathCursor
     private let verdicts: FilterVerdicts
@@ -600,5 +601,8 @@ struct TokenFilterValues: FilterValues {
         return Array(ValueHolding.elements(of: tokens[value]))
     }
 
-    func appendKey(of value: Range<Int>, to key: inout [UInt8]) throws(ReshapeError) { throw Self.givesUp }
+    func appendKey(of value: Range<Int>, to key: inout [UInt8]) throws(ReshapeError) {
+        try charge(value.count)
+        guard ValueKey.append(tokens, value, to: &key) else { throw Self.givesUp }
+    }
 }
