@@ -1857,7 +1857,7 @@ import Testing
                 #"{"op":"remove","path":"\#(path)"}"#, #"{"op":"coerce","path":"\#(path)","to":"string","onFail":"keep"}"#,
                 #"{"op":"default","path":"\#(path)","key":"d","value":[1]}"#, #"{"op":"keep","path":"\#(path)","members":["k","url"]}"#,
                 #"{"op":"hoist","path":"\#(path)","member":"k","onMissing":"keep"}"#, #"{"op":"pluck","path":"\#(path)","member":"k","onMissing":"skip"}"#,
-                #"{"op":"mapValues","path":"\#(path)","cases":[["a","A"],[1,"one"]]}"#, #"{"op":"emptyObjectToNull","path":"\#(path)"}"#,
+                #"{"op":"mapValues","path":"\#(path)","cases":[["a","A"],[1,"one"],[{"x":[2]},"X"],[[],"E"]]}"#, #"{"op":"emptyObjectToNull","path":"\#(path)"}"#,
                 #"{"op":"convertKeys","path":"\#(path)","to":"camelCase","deep":true}"#, #"{"op":"flatten","path":"\#(path)","member":"n","prefix":"n_"}"#,
                 #"{"op":"blankStringToNull","path":"\#(path)"}"#, #"{"op":"remove","path":"\#(path)","matching":"k|x_.*"}"#,
             ])

@@ -120,6 +120,10 @@ extension Flatten {
         @exclusivity(unchecked) var atMember = false
         /// How deep inside the member's object the next token lies; 0 outside it.
         @exclusivity(unchecked) var inMember = 0
+        /// The names moved before, with the prefix (records repeat the same few): 1 + their index
+        /// in `movedNames`, their bytes kept by `moved`.
+        let moved = KnownNames()
+        @exclusivity(unchecked) var movedNames: [RecordToken] = []
 
         init(cursor: PathCursor, member: TokenName, prefix: [UInt8], next: any RecordFilter, arena: TokenArena) {
             self.cursor = cursor
@@ -127,6 +131,19 @@ extension Flatten {
             self.prefix = prefix
             self.next = next
             self.arena = arena
+        }
+
+        /// `token`'s name with the prefix (`Flatten.movedName`), made once per name.
+        private func prefixed(_ token: RecordToken) -> RecordToken {
+            if let known = moved.find(token) { return movedNames[Int(known) - 1] }
+            let name = Flatten.movedName(token.bytes, prefix: prefix).withUnsafeBytes { bytes in
+                RecordToken(name: moved.isFull ? arena.keep(bytes) : moved.kept.keep(bytes), hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
+            }
+            if !moved.isFull {
+                movedNames.append(name)
+                moved.add(token, Int32(movedNames.count))
+            }
+            return name
         }
 
         /// Moved names may meet the object's own: the writer compares them.
@@ -183,9 +200,8 @@ extension Flatten {
                 if prefix.isEmpty {
                     moved = token
                 } else {
-                    let bytes = Flatten.movedName(token.bytes, prefix: prefix).withUnsafeBytes { arena.keep($0) }
+                    moved = prefixed(token)
                     arena.grow(Flatten.growth(moving: 1, prefix: prefix))
-                    moved = RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
                 }
                 if comparesNames { guard names.insert(moved.hash, at: cursor.depth - 1) else { return false } }
                 return next.take(moved)
