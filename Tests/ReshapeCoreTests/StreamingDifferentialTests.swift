@@ -1773,6 +1773,43 @@ import Testing
         #expect(streamed > 100, "\(streamed) streamed runs")
     }
 
+    /// `remove` with a path that selects members of a name at any depth (`$..name`): a record's
+    /// containers are copied from the text with those members dropped (`ContainerPass.drop`),
+    /// first, middle, last and every member of an object, inside arrays, inside a dropped value,
+    /// names written with escapes, a union of names, after and before renamings. The whole tree's
+    /// bytes on every route, containers passed on the text, no record on its tree. Then what the
+    /// pass must not settle alone, compared with the whole tree: a renaming that makes a name the
+    /// drop then meets twice, `{}` to `null` after the drop, a name twice and invalid text inside
+    /// a dropped value.
+    @Test(arguments: [
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$..name"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]..['name','x']"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"nom":"name"},"deep":true},{"op":"remove","path":"$..name"},{"op":"convertKeys","to":"snake_case"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$..name"},{"op":"blankStringToNull"},{"op":"emptyArrayToNull"}]"#,
+    ])
+    func namedMembersAreDroppedOnTheText(_ spec: String) throws {
+        let records = #"""
+            {"r1": {"id0": 1, "a": {"name": 1, "b": 2}, "c": [{"b": 1, "name": {"name": [1]}}, {"name": 2}], "d": {"b": {"x": 1, "nom": 3}}},
+             "r2": {"a": {"b": 1, "name": "n", "x": ""}, "c": [[], {"name": 1, "q": []}], "d": {"name": 1}},
+             "r3": {"a": {"nom": {"name": 1}, "firstName": "F", "b": []}, "c": "name", "d": {"e": {"f": {"name": [{"name": 1}]}}}}}
+            """#
+        let rules = try Rules(json: spec)
+        let outcomes = Outcomes()
+        #expect(Self.compare(rules, Array(records.utf8), outcomes: outcomes, context: "rules \(spec)"))
+        let counts = outcomes.counts()
+        #expect(counts["containers passed", default: 0] > 0 && counts["record trees", default: 0] == 0, "\(spec): \(counts)")
+        #expect(counts["rerun", default: 0] == 0, "\(spec): \(counts)")
+        for (bad, rules) in [
+            (#"{"r1": {"a": {"nom": 1, "name": 2}}, "r2": {"a": {"b": 1}}}"#, #"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"nom":"name"},"deep":true},{"op":"remove","path":"$..name"}]"#),
+            (#"{"r1": {"a": {"name": 1}, "b": {"c": {"name": 2}}}, "r2": {"a": {"b": 1}}}"#, #"[{"op":"keyedToArray"},{"op":"remove","path":"$..name"},{"op":"emptyObjectToNull"}]"#),
+            (#"{"r1": {"a": {"name": {"x": 1, "x": 2}}}, "r2": {"a": {"b": 1}}}"#, spec),
+            (#"{"r1": {"a": {"name": [1, tru]}}, "r2": {"a": {"b": 1}}}"#, spec),
+            (#"{"r1": {"a": {"name": 1, "name": 2}}, "r2": {"a": {"b": 1}}}"#, spec),
+        ] {
+            #expect(Self.compare(try Rules(json: rules), Array(bad.utf8), context: "rules \(rules) input \(bad)"))
+        }
+    }
+
     /// Containers compared as JSON values on a record's tokens (`ValueKey` of tokens, the same
     /// bytes as of a tree): a filter comparing two members, `mapValues` with object and array
     /// cases, selected values inside selected ones mapped first, members in another order, and

@@ -33,6 +33,9 @@ struct ByteBuffer: ~Copyable {
         count = 0
     }
 
+    /// The last byte written, if any.
+    var lastByte: UInt8? { count > 0 ? base[count - 1] : nil }
+
     /// Drops the bytes after the first `newCount`.
     mutating func truncate(to newCount: Int) {
         count = min(count, max(0, newCount))

@@ -85,9 +85,19 @@ extension Remove {
             }
         }
         let rule = context.rule
+        let dropsBelow = Self.dropsBelow(matcher)
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
-            Filter(cursor: cursor, rule: rule, arena: arena, next: next)
+            Filter(cursor: cursor, rule: rule, dropsBelow: dropsBelow, arena: arena, next: next)
         }
+    }
+
+    /// For a path that selects, below a value, every member of some names at any depth and
+    /// nothing else (`$..name`): the states of such a value and the names. A container in them
+    /// goes by as text, those members dropped by the pass that copies it
+    /// (`ContainerPass.drop(named:)`).
+    static func dropsBelow(_ matcher: PathMatcher) -> (states: PathMatcher.States, names: [[UInt8]])? {
+        let states = matcher.selected >> 1
+        return matcher.namesSelectedBelow(states).map { (states, $0) }
     }
 
     /// A record's member the path selects is dropped, name and value; one it selects in is
@@ -104,6 +114,7 @@ extension Remove {
         guard let record = context.recordStates(matcher) else { return nil }
         let selectsRecord = record & matcher.selected != 0
         let matching = self.matching
+        let dropsBelow = matching == nil ? Self.dropsBelow(matcher) : nil
         return { name in
             var use = MemberUse()
             if let matching {
@@ -119,6 +130,9 @@ extension Remove {
                 use.drops = true
             } else if states & matcher.selected != 0 {
                 use.tokens = .all
+            } else if let dropsBelow, states == dropsBelow.states {
+                // `$..name`: a container goes past with those members dropped on its text.
+                use.pass.drop(named: dropsBelow.names)
             } else if states != 0 {
                 // The path goes on below the member: nothing in a scalar is selected.
                 use.tokens = .containers
@@ -131,15 +145,20 @@ extension Remove {
         @exclusivity(unchecked) var cursor: PathCursor
         /// The rule's 1-based number, which a removed record is dropped by.
         let rule: Int
+        /// See `Remove.dropsBelow`: the states (0: none), and the names.
+        let dropStates: PathMatcher.States
+        let dropNames: [[UInt8]]
         let arena: TokenArena
         let next: any RecordFilter
         @exclusivity(unchecked) var skipper = ValueSkipper()
         /// The member whose name was dropped: its value goes too.
         @exclusivity(unchecked) var dropsValue = false
 
-        init(cursor: PathCursor, rule: Int, arena: TokenArena, next: any RecordFilter) {
+        init(cursor: PathCursor, rule: Int, dropsBelow: (states: PathMatcher.States, names: [[UInt8]])?, arena: TokenArena, next: any RecordFilter) {
             self.cursor = cursor
             self.rule = rule
+            dropStates = dropsBelow?.states ?? 0
+            dropNames = dropsBelow?.names ?? []
             self.arena = arena
             self.next = next
         }
@@ -152,6 +171,17 @@ extension Remove {
         }
 
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active }
+
+        /// A container in which the path selects only members of some names, at any depth
+        /// (`$..name`), goes by as text with them dropped.
+        func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
+            let states = cursor.peek()
+            guard !dropsValue && !skipper.active else { return false }
+            if states == 0 { return true }
+            guard dropStates != 0 && states == dropStates else { return false }
+            pass.drop(named: dropNames)
+            return true
+        }
 
         /// A removal never fails.
         func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool { true }

@@ -282,6 +282,27 @@ struct PathMatcher: Sendable {
         }
     }
 
+    /// When what a path selects below a node in `states` is every member, at any depth, named
+    /// one of a few names, and nothing else: those names. That is, the one live state waits at
+    /// the path's last segment, a descendant one whose selector is a name or a union of names
+    /// (`$..name`, `$[*]..['a','b']`), and the node itself is not selected. Nil otherwise.
+    func namesSelectedBelow(_ states: States) -> [[UInt8]]? {
+        let live = states & ~Self.aboveRoot
+        let last = segments.count - 1
+        guard last >= 0, live == 1 << States(last), case .descendant(let selector) = segments[last] else { return nil }
+        switch selector {
+        case .name(let member): return [Array(member.bytes)]
+        case .union(let selectors):
+            var names: [[UInt8]] = []
+            for selector in selectors {
+                guard case .name(let member) = selector else { return nil }
+                names.append(Array(member.bytes))
+            }
+            return names
+        default: return nil
+        }
+    }
+
     /// Whether a segment live in `states` has a selector, itself or one in its union, that
     /// `matches`.
     private func hasLive(_ states: States, _ matches: (JSONPath.Selector) -> Bool) -> Bool {

@@ -53,7 +53,7 @@ extension JSONParser {
         private let capacity: Int
         /// Open addressing over `entries`, linear probing; -1 marks an empty slot.
         private var slots: [Int32]
-        private var entries: [(hash: UInt64, name: Range<Int>, quoted: Range<Int>, writtenHash: UInt64, growth: Int)] = []
+        private var entries: [(hash: UInt64, name: Range<Int>, quoted: Range<Int>, writtenHash: UInt64, growth: Int, dropped: Bool)] = []
         /// Names, and what they are written as.
         private var store: [UInt8] = []
 
@@ -65,14 +65,15 @@ extension JSONParser {
             slots = [Int32](repeating: -1, count: slotCount)
         }
 
-        /// Appends `name` as written (quoted) to `out`, renaming it only the first time.
+        /// Appends `name` as written (quoted) to `out`, renaming it only the first time; or, when
+        /// a drop meets it (`RecordFastPath.dropsMembers`), sets `dropped` and appends nothing.
         /// - Parameters:
         ///   - hash: `RecordNames.hash(name)`.
         ///   - growth: gets what the renamings lengthened the name by (see `RecordFastPath.renamed`).
-        /// - Returns: the hash of the name as written.
+        /// - Returns: the hash of the name as written (as the drop met it, for a dropped one).
         mutating func write(
             _ name: UnsafeRawBufferPointer, hash: UInt64, _ fast: RecordFastPath, into out: inout ByteBuffer,
-            growth: inout Int
+            growth: inout Int, dropped: inout Bool
         ) -> UInt64 {
             let mask = slots.count - 1
             var slot = Int(truncatingIfNeeded: hash) & mask
@@ -86,7 +87,11 @@ extension JSONParser {
                         return memcmp(left, right, name.count) == 0
                     }
                     if found {
-                        store.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[entry.quoted])) }
+                        if entry.dropped {
+                            dropped = true
+                        } else {
+                            store.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[entry.quoted])) }
+                        }
                         growth = growth.addingClamped(entry.growth)
                         return entry.writtenHash
                     }
@@ -97,14 +102,16 @@ extension JSONParser {
             var quoted = ByteBuffer(capacity: name.count + 8)
             let writtenHash: UInt64
             var nameGrowth = 0
+            var meetsDrop = false
             defer { growth = growth.addingClamped(nameGrowth) }
-            if fast.renamed(name, into: &renamed, growth: &nameGrowth) {
+            if fast.renamed(name, into: &renamed, growth: &nameGrowth, dropped: &meetsDrop) {
                 writtenHash = renamed.withUnsafeBytes { RecordNames.hash($0) }
-                renamed.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) }
+                if !meetsDrop { renamed.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) } }
             } else {
                 writtenHash = hash
-                JSONText.appendQuoted(name, to: &quoted)
+                if !meetsDrop { JSONText.appendQuoted(name, to: &quoted) }
             }
+            dropped = meetsDrop
             quoted.withBytes { (bytes) in
                 out.append(bytes)
                 guard entries.count < capacity else { return }
@@ -113,7 +120,7 @@ extension JSONParser {
                 let quotedStart = store.count
                 store.append(contentsOf: bytes)
                 slots[slot] = Int32(entries.count)
-                entries.append((hash, nameStart..<quotedStart, quotedStart..<store.count, writtenHash, nameGrowth))
+                entries.append((hash, nameStart..<quotedStart, quotedStart..<store.count, writtenHash, nameGrowth, meetsDrop))
             }
             return writtenHash
         }
@@ -140,11 +147,43 @@ extension JSONParser {
         _ fast: RecordFastPath, id: KeyBytes?, depthLeft: Int, into out: inout ByteBuffer, scratch: inout NameScratch,
         outputLimit: Int, wholeText: Bool = true
     ) -> Bool {
+        !fast.dropsMembers
+            ? transformRecord(
+                KeepsMembers.self, fast, id: id, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
+                wholeText: wholeText)
+            : transformRecord(
+                DropsMembers.self, fast, id: id, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
+                wholeText: wholeText)
+    }
+
+    /// Whether a pass drops members (`RecordFastPath.dropsMembers`), as a type: the pass is compiled
+    /// once for each, and the one that drops nothing (every record's) pays nothing for drops.
+    fileprivate protocol DropMode {
+        static var drops: Bool { get }
+    }
+
+    fileprivate enum KeepsMembers: DropMode {
+        static var drops: Bool { false }
+    }
+
+    fileprivate enum DropsMembers: DropMode {
+        static var drops: Bool { true }
+    }
+
+    private mutating func transformRecord<Mode: DropMode>(
+        _ mode: Mode.Type, _ fast: RecordFastPath, id: KeyBytes?, depthLeft: Int, into out: inout ByteBuffer,
+        scratch: inout NameScratch, outputLimit: Int, wholeText: Bool
+    ) -> Bool {
         scratch.reset()
         // Taken out (not copied, which would copy its buffer at the first append) and put back.
         var frames: [(isObject: Bool, firstName: Int)] = []
         swap(&frames, &scratch.frames)
         defer { swap(&frames, &scratch.frames) }
+        // A member a drop met (`RecordFastPath.dropsMembers`): its value is read and written as any
+        // other, and what was written from its comma on (`dropFrom`) is taken back once the
+        // value ends, back at `dropDepth` frames. Members inside it go with it.
+        var dropFrom = -1
+        var dropDepth = 0
         while true {
             // A value starts here (after a member name, which may have been long).
             guard out.count <= outputLimit else { return false }
@@ -174,7 +213,13 @@ extension JSONParser {
                         if frames.count == 1, let id {
                             guard writeID(fast, id, into: &out, scratch: &scratch) else { return false }
                         }
-                        guard transformMemberName(fast, first: frames[frames.count - 1].firstName, into: &out, scratch: &scratch) else { return false }
+                        let mark = Mode.drops ? out.count : 0
+                        switch transformMemberName(Mode.self, fast, first: frames[frames.count - 1].firstName, into: &out, scratch: &scratch) {
+                        case .invalid: return false
+                        case .written: break
+                        case .dropped:
+                            if dropFrom < 0 { (dropFrom, dropDepth) = (mark, frames.count) }
+                        }
                     } else if frames.count == 1, id != nil {
                         return false  // Not an object: keyedToArray's nonObject decides.
                     }
@@ -216,14 +261,31 @@ extension JSONParser {
             // The value is complete: the next member or element, or the end of containers.
             guard out.count <= outputLimit else { return false }
             while let top = frames.last {
+                if Mode.drops && dropFrom >= 0 && frames.count == dropDepth {
+                    // The dropped member's value ended.
+                    out.truncate(to: dropFrom)
+                    dropFrom = -1
+                }
                 skipWhitespace()
                 guard index < text.count else { return false }
                 let next = text[index]
                 if next == UInt8(ascii: ",") {
-                    out.append(next)
+                    let mark = Mode.drops ? out.count : 0
+                    // After members all dropped so far, no comma (the brace, or the id's comma, ends the output).
+                    if !(Mode.drops && top.isObject && (out.lastByte == UInt8(ascii: "{") || out.lastByte == UInt8(ascii: ","))) {
+                        out.append(next)
+                    }
                     index += 1
                     if top.isObject {
-                        guard transformMemberName(fast, first: top.firstName, into: &out, scratch: &scratch) else { return false }
+                        switch transformMemberName(Mode.self, fast, first: top.firstName, into: &out, scratch: &scratch) {
+                        case .invalid: return false
+                        case .written: break
+                        case .dropped:
+                            if dropFrom < 0 {
+                                out.truncate(to: mark)
+                                (dropFrom, dropDepth) = (mark, frames.count)
+                            }
+                        }
                     }
                     break
                 }
@@ -258,16 +320,27 @@ extension JSONParser {
         return true
     }
 
-    /// Reads `"name" :` and writes the name as renamed. Gives up on a duplicate, a collision
-    /// after renaming, the id member in a record, and objects too large to compare names one by one.
-    private mutating func transformMemberName(
-        _ fast: RecordFastPath, first: Int, into out: inout ByteBuffer, scratch: inout NameScratch
-    ) -> Bool {
+    /// What `transformMemberName` did.
+    private enum MemberName {
+        /// The name is written, with its colon.
+        case written
+        /// A drop met it: nothing is written.
+        case dropped
+        /// The pass gives up.
+        case invalid
+    }
+
+    /// Reads `"name" :` and writes the name as renamed, or nothing when a drop meets it. Gives up
+    /// on a duplicate, a collision after renaming (a dropped name counts as the drop met it), the
+    /// id member in a record, and objects too large to compare names one by one.
+    private mutating func transformMemberName<Mode: DropMode>(
+        _ mode: Mode.Type, _ fast: RecordFastPath, first: Int, into out: inout ByteBuffer, scratch: inout NameScratch
+    ) -> MemberName {
         skipWhitespace()
-        guard index < text.count, text[index] == UInt8(ascii: "\""), let span = try? scanString() else { return false }
-        guard scratch.names.count - first < Self.rawCaptureMemberLimit else { return false }
+        guard index < text.count, text[index] == UInt8(ascii: "\""), let span = try? scanString() else { return .invalid }
+        guard scratch.names.count - first < Self.rawCaptureMemberLimit else { return .invalid }
         skipWhitespace()
-        guard index < text.count, text[index] == UInt8(ascii: ":") else { return false }
+        guard index < text.count, text[index] == UInt8(ascii: ":") else { return .invalid }
         index += 1
         let name: UnsafeRawBufferPointer
         if span.hasEscapes {
@@ -279,8 +352,9 @@ extension JSONParser {
         }
         let readHash = RecordNames.hash(name)
         let writtenHash: UInt64
+        var dropped = false
         if !fast.renames.isEmpty {
-            writtenHash = scratch.cache.write(name, hash: readHash, fast, into: &out, growth: &scratch.growth)
+            writtenHash = scratch.cache.write(name, hash: readHash, fast, into: &out, growth: &scratch.growth, dropped: &dropped)
         } else {
             writtenHash = readHash
             if span.hasEscapes {
@@ -292,14 +366,14 @@ extension JSONParser {
                 out.append(UInt8(ascii: "\""))
             }
         }
-        out.append(UInt8(ascii: ":"))
+        if !Mode.drops || !dropped { out.append(UInt8(ascii: ":")) }
         var position = first
         while position < scratch.names.count {
             let earlier = scratch.names[position]
-            if earlier.readHash == readHash || earlier.writtenHash == writtenHash { return false }
+            if earlier.readHash == readHash || earlier.writtenHash == writtenHash { return .invalid }
             position += 1
         }
         scratch.names.append((readHash: readHash, writtenHash: writtenHash))
-        return true
+        return Mode.drops && dropped ? .dropped : .written
     }
 }

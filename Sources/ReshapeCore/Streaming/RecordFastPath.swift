@@ -22,6 +22,8 @@ final class RecordFastPath: Sendable {
     let trim: Bool
     /// Deep renamings from `$`, in rule order.
     let renames: [@Sendable (KeyBytes) -> [UInt8]?]
+    /// In a container copied from the text: a renaming drops members (`ContainerPass.drop(named:)`).
+    let dropsMembers: Bool
     /// For records made by `keyedToArray` at the collection: the id member's name as written
     /// (renamed by the renamings after it; quoted, with its colon), that name's hash, and what
     /// those renamings lengthened it by (for the output bound).
@@ -35,7 +37,8 @@ final class RecordFastPath: Sendable {
 
     init(
         nullEmptyObjects: Bool, nullEmptyArrays: Bool = false, nullBlankStrings: Bool, trim: Bool,
-        renames: [@Sendable (KeyBytes) -> [UInt8]?], idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
+        renames: [@Sendable (KeyBytes) -> [UInt8]?], dropsMembers: Bool = false,
+        idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
         idKeyLength: Int, idBlankCheck: (trim: Bool, enabled: Bool)
     ) {
         self.nullEmptyObjects = nullEmptyObjects
@@ -43,6 +46,7 @@ final class RecordFastPath: Sendable {
         self.nullBlankStrings = nullBlankStrings
         self.trim = trim
         self.renames = renames
+        self.dropsMembers = dropsMembers
         self.idName = idName
         self.idKeyHash = idKeyHash
         self.idKeyLength = idKeyLength
@@ -130,12 +134,18 @@ final class RecordFastPath: Sendable {
 
     /// The name `key` is written as, after every renaming; `growth` gets what each renaming
     /// lengthened it by, as the tree's output bound counts it (see `MemberRenaming`), or more.
-    func renamed(_ key: KeyBytes, into scratch: inout [UInt8], growth: inout Int) -> Bool {
+    /// True when `scratch` holds a new name. `dropped` is set when a renaming drops the member
+    /// (`ContainerPass.dropped`); `scratch` (when true is returned) then holds its name before.
+    func renamed(_ key: KeyBytes, into scratch: inout [UInt8], growth: inout Int, dropped: inout Bool) -> Bool {
         var changed = false
         for rename in renames {
             let before = changed ? scratch.count : key.count
             let current: [UInt8]? = changed ? scratch.withUnsafeBytes { rename($0) } : rename(key)
             if let current {
+                if ContainerPass.drops(current) {
+                    dropped = true
+                    return changed
+                }
                 growth = growth.addingClamped(OutputGrowth.renamed(from: before, to: current.count).bound)
                 scratch = current
                 changed = true
@@ -150,7 +160,8 @@ extension RecordFastPath {
     convenience init(_ pass: ContainerPass) {
         self.init(
             nullEmptyObjects: pass.nullEmptyObjects, nullEmptyArrays: pass.nullEmptyArrays, nullBlankStrings: pass.nullBlankStrings,
-            trim: pass.trim, renames: pass.renames ?? [], idName: nil, idKeyHash: 0, idKeyLength: 0, idBlankCheck: (false, false))
+            trim: pass.trim, renames: pass.renames ?? [], dropsMembers: pass.dropsMembers, idName: nil, idKeyHash: 0,
+            idKeyLength: 0, idBlankCheck: (false, false))
     }
 }
 

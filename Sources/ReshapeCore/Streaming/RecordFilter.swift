@@ -127,11 +127,13 @@ struct ContainerPass {
     /// A blank string (with `trim`, one of white space only) becomes `null`.
     var nullBlankStrings = false
     var trim = false
-    /// How many renamings were added.
+    /// How many renamings and drops were added (each filter adds one at most, always the same).
     private(set) var renameCount = 0
     /// The renamings, in order, when they are gathered (nil: only counted, as when the chain
     /// looks for a pass it made before).
     private(set) var renames: [@Sendable (KeyBytes) -> [UInt8]?]? = nil
+    /// Some renaming drops members (see `drop(named:)`).
+    private(set) var dropsMembers = false
 
     /// A pass doing nothing; `gathering` keeps the renamings' functions.
     init(gathering: Bool = false) {
@@ -145,12 +147,27 @@ struct ContainerPass {
         renames?.append(rename)
     }
 
+    /// Every member named one of `names` (as the renamings added before leave it) is dropped,
+    /// name and value, at every depth (`remove $..name`): a renaming to `ContainerPass.dropped`.
+    mutating func drop(named names: [[UInt8]]) {
+        dropsMembers = true
+        rename { name in names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } } ? ContainerPass.dropped : nil }
+    }
+
+    /// What a renaming gives a member it drops: a byte no UTF-8 text holds, so no name.
+    static var dropped: [UInt8] { [0xFF] }
+
+    /// Whether `name`, given by a renaming, drops the member (see `dropped`).
+    @inline(__always)
+    static func drops(_ name: [UInt8]) -> Bool { name.count == 1 && name[0] == 0xFF }
+
     /// Adds what `other` does after what this pass does.
     mutating func merge(_ other: ContainerPass) {
         nullEmptyObjects = nullEmptyObjects || other.nullEmptyObjects
         nullEmptyArrays = nullEmptyArrays || other.nullEmptyArrays
         nullBlankStrings = nullBlankStrings || other.nullBlankStrings
         trim = trim || other.trim
+        dropsMembers = dropsMembers || other.dropsMembers
         for rename in other.renames ?? [] { self.rename(rename) }
     }
 

@@ -676,6 +676,9 @@ final class RecordFilterChain {
     /// The index in `passes` of the pass with `key` (see `agreedPass`), made from `pass` when
     /// new; nil when there is no room for another.
     private func passIndex(_ pass: ContainerPass, key: UInt64) -> Int? {
+        // Dropping members may leave an object empty, which a `{}` to `null` after the drop would
+        // see and a pass, which decides on the text, would not: the filters see those.
+        if pass.dropsMembers && pass.nullEmptyObjects { return nil }
         for index in passes.indices where passes[index].key == key { return index }
         guard passes.count < Self.maxPasses else { return nil }
         passes.append(
