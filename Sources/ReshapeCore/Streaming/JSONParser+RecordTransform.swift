@@ -290,6 +290,8 @@ extension JSONParser {
                     break
                 }
                 guard next == UInt8(ascii: top.isObject ? "}" : "]") else { return false }
+                // Every member after a record's id dropped: the id's comma goes.
+                if Mode.drops && top.isObject && out.lastByte == UInt8(ascii: ",") { out.truncate(to: out.count - 1) }
                 out.append(next)
                 index += 1
                 if top.isObject { scratch.names.removeSubrange(top.firstName...) }
