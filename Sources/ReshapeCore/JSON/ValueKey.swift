@@ -84,10 +84,7 @@ enum ValueKey {
                 switch token.kind {
                 case .null: null(to: &key)
                 case .bool: bool(token.flag, to: &key)
-                case .number:
-                    key.append(UInt8(ascii: "#"))
-                    key += NumberLiteral.valueKey(of: token.bytes)
-                    key.append(UInt8(ascii: ";"))
+                case .number: number(token.bytes, to: &key)
                 case .string: text(token.bytes, to: &key)
                 case .arrayStart:
                     key.append(UInt8(ascii: "["))
@@ -126,8 +123,12 @@ enum ValueKey {
     private static func bool(_ flag: Bool, to key: inout [UInt8]) { key.append(flag ? UInt8(ascii: "t") : UInt8(ascii: "f")) }
 
     private static func number(_ text: [UInt8], to key: inout [UInt8]) {
+        text.withUnsafeBytes { number($0, to: &key) }
+    }
+
+    private static func number(_ text: UnsafeRawBufferPointer, to key: inout [UInt8]) {
         key.append(UInt8(ascii: "#"))
-        key += text.withUnsafeBytes { NumberLiteral.valueKey(of: $0) }
+        key += NumberLiteral.valueKey(of: text)
         key.append(UInt8(ascii: ";"))
     }
 
