@@ -942,6 +942,35 @@ import Testing
         }
     }
 
+    /// A stream writes each record as it goes and stops at the first record whose output passes
+    /// the output limit (docs/limits.md). Pretty output of deep records passes it long before a
+    /// record near the end that is not valid JSON, which the whole tree, reading its input before
+    /// it writes, names instead. Compact output, and pretty output under a higher limit, name
+    /// that record on every route.
+    @Test func prettyOutputMeetsTheOutputLimitBeforeALaterRecordsError() throws {
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        let records = (0..<50).map { #""r\#($0)": {"v": \#(deep)}"# } + [#""bad": {"a": 1, "a": 2}"#]
+        let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+        let spec = #"[{"op":"keyedToArray"}]"#
+        let limited = try Rules(json: spec, limits: Limits(maxOutputBytes: 1 << 20))
+        func failure(_ body: () throws(ReshapeError) -> [UInt8]) -> ReshapeError? {
+            do { _ = try body() } catch { return error }
+            return nil
+        }
+        let invalid = try #require(failure { () throws(ReshapeError) in try limited.applyWholeTree(to: input, options: .pretty) })
+        #expect(invalid.code == .invalidJSON && invalid.path == "$['bad']['a']" && invalid.column == input.count - 7, "\(invalid)")
+        let limit = ReshapeError(.limitExceeded, "the output would be larger than 1048576 bytes (the output limit)")
+        let outcomes = Outcomes()
+        for settings in Self.settings(counting: outcomes) {
+            let streams = settings.minimumStreamBytes == 0
+            let context: Comment = "jobs \(settings.jobs), streams \(streams)"
+            #expect(failure { () throws(ReshapeError) in try limited.apply(to: input, options: .pretty, settings: settings) }
+                == (streams ? limit : invalid), context)
+            #expect(failure { () throws(ReshapeError) in try limited.apply(to: input, options: [], settings: settings) } == invalid, context)
+        }
+        #expect(Self.compare(try Rules(json: spec), input, options: .pretty, context: "default limits"))
+    }
+
     /// Renamings can make the output far larger than the input: the text route, streaming and
     /// the tree all stop at the output limit, with the tree's error, and none of them builds the
     /// oversized output first (unchecked, 4000 records would make 800 MB here).

@@ -17,7 +17,9 @@
  *     when no rule failed, and its reserved bytes are zero;
  *   - the output reads back: reshaped with [] (under the same limits) it comes out unchanged;
  *   - compact output is the canonical form of pretty output (or pretty output meets the output
- *     limit), and a failure is the same failure with RESHAPE_PRETTY.
+ *     limit), and a failure is the same failure with RESHAPE_PRETTY (or, pretty output having met
+ *     the output limit at a record before the failing one, the same failure once that limit is
+ *     raised).
  */
 void oracle_check(const char *rules, size_t rules_length, const char *input, size_t input_length, uint32_t flags,
                   const reshape_limits *limits);
