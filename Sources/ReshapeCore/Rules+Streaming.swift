@@ -113,6 +113,7 @@ extension Rules {
                 if stream.membersPast > 0 { settings.outcome?("members past") }
                 if stream.readAhead > 0 { settings.outcome?("read ahead") }
                 if stream.passedAhead > 0 { settings.outcome?("passed ahead") }
+                if stream.comparedAhead > 0 { settings.outcome?("compared ahead") }
                 return
             case .streamed(let intermediate?):
                 // The rules that need the whole document run on the streamed rules' result.

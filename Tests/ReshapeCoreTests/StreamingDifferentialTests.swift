@@ -293,6 +293,33 @@ import Testing
         }
     }
 
+    /// A filter that tests one member with `length()`, `match()` or `search()` against a literal
+    /// is decided on that member's text, as a comparison is (`MemberComparison`): strings with
+    /// multi-byte scalars, numbers, missing members and a pattern that is not an I-Regexp give
+    /// the tree's verdicts; a container (whose length is its count) or an escaped string goes to
+    /// the evaluator on tokens. Without the text's verdicts, no object is `compared ahead`.
+    @Test func memberFunctionsAreDecidedOnTheirText() throws {
+        let records = [
+            #"{"x": [{"plan": "free"}, {"plan": "frée"}, {"plan": "日本語"}, {"plan": ""}, {"plan": 12345}, {"n": 1}]}"#,
+            #"{"x": [{"plan": null, "n": 2}, {"plan": "prémium plan"}, {"plan": "free", "plan2": "x"}, {"plan": true}]}"#,
+            #"{"x": [{"plan": ["a", "b", "c", "d", "e"]}, {"plan": {"a": 1}}, {"plan": "fr\u0065e"}, {"plan": "paid"}]}"#,
+        ]
+        let input = Array(("{" + (0..<90).map { #""r\#($0)": \#(records[$0 % records.count])"# }.joined(separator: ",") + "}").utf8)
+        for filter in [
+            "length(@.plan) > 3", "3 >= length(@.plan)", "length(@.plan) == 0", "length(@.plan) != 4",
+            "match(@.plan, 'fr.e')", "match(@.plan, '[a-zé ]+')", "search(@.plan, 'é')", "search(@.plan, '^p')",
+            "match(@.plan, 'fr[')", "match(@.n, '2')",
+        ] {
+            let spec = #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].x[?\#(filter)]"}]"#
+            let rules = try Rules(json: spec)
+            let outcomes = Outcomes()
+            #expect(Self.compare(rules, input, outcomes: outcomes, context: spec))
+            let counts = outcomes.counts()
+            #expect(counts["record trees", default: 0] == 0 && counts["rerun", default: 0] == 0, "\(spec): \(counts)")
+            #expect(counts["compared ahead", default: 0] > 0, "\(spec): \(counts)")
+        }
+    }
+
     /// Objects in arrays inside records that a rule removes (by index, or as a filter decides,
     /// read ahead or not), after and before other rules: what the rules before the removal
     /// would have done to them (or failed on: a renaming that makes a name twice) happens as on

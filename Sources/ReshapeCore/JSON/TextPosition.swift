@@ -78,6 +78,9 @@ struct LineCounter {
         }
     }
 
+    /// The Unicode scalars of valid UTF-8 `bytes`: its bytes that do not continue a scalar.
+    static func scalars(in bytes: UnsafeRawBufferPointer) -> Int { bytes.count - countContinuationBytes(bytes) }
+
     /// The bytes of the form 10xxxxxx.
     private static func countContinuationBytes(_ bytes: UnsafeRawBufferPointer) -> Int {
         countBytes(in: bytes, where: { $0 & 0xC0 == 0x80 }) { word in (word & ~(word << 1) & highBits) >> 7 }

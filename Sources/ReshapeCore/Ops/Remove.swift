@@ -46,7 +46,7 @@ struct Remove: PathOperation {
 
     /// Whether a member name (UTF-8, as stored) matches as a whole.
     static func matches(_ regexp: IRegexp, _ name: UnsafeRawBufferPointer) -> Bool {
-        regexp.matches(String(decoding: name, as: UTF8.self).unicodeScalars)
+        regexp.matches(utf8: name)
     }
 
     var summary: String {

@@ -318,7 +318,7 @@ struct FilterEvaluator<Values: FilterValues> {
                     // Counting scalars reads the string: a step per 16 bytes, as for `match`.
                     let bytes = values.stringBytes(of: found)
                     try values.charge(bytes.count / 16)
-                    length = String(decoding: bytes, as: UTF8.self).unicodeScalars.count
+                    length = LineCounter.scalars(in: bytes)
                 case .array, .object: length = try values.count(of: found)
                 default: return .nothing
                 }
@@ -340,26 +340,35 @@ struct FilterEvaluator<Values: FilterValues> {
     /// The result of `match` or `search`.
     private func logical(_ call: FilterFunction, on node: Item) throws(ReshapeError) -> Bool {
         guard call.name == .match || call.name == .search, call.arguments.count == 2,
-            case .value(let subject) = call.arguments[0], case .value(let patternOperand) = call.arguments[1],
-            let text = string(try value(subject, on: node))
+            case .value(let subject) = call.arguments[0], case .value(let patternOperand) = call.arguments[1]
         else { return false }
+        let text = try value(subject, on: node)
         var regexp = call.pattern
         if regexp == nil {
             if case .literal = patternOperand { return false }  // Not an I-Regexp: nothing matches.
-            guard let pattern = string(try value(patternOperand, on: node)) else { return false }
+            guard let pattern = try withString(try value(patternOperand, on: node), { String(decoding: $0, as: UTF8.self) })
+            else { return false }
             regexp = try? IRegexp.compile(pattern).get()
         }
         guard let regexp else { return false }
-        try values.charge(text.unicodeScalars.count.multipliedClamped(by: regexp.size / 16 + 1))
-        return call.name == .match ? regexp.matches(text.unicodeScalars) : regexp.occurs(in: text.unicodeScalars)
+        let matched = try withString(text) { (bytes) throws(ReshapeError) in
+            try values.charge(LineCounter.scalars(in: bytes).multipliedClamped(by: regexp.size / 16 + 1))
+            return call.name == .match ? regexp.matches(utf8: bytes) : regexp.occurs(inUTF8: bytes)
+        }
+        return matched ?? false
     }
 
-    private func string(_ value: Value) -> String? {
+    /// `body`'s result on a string value's UTF-8 bytes; nil when `value` is not a string.
+    private func withString<Output>(
+        _ value: Value, _ body: (UnsafeRawBufferPointer) throws(ReshapeError) -> Output
+    ) throws(ReshapeError) -> Output? {
         switch value {
-        case .literal(.string(let text)): return text
+        case .literal(.string(var text)):
+            let result = text.withUTF8 { bytes in Result { () throws(ReshapeError) in try body(UnsafeRawBufferPointer(bytes)) } }
+            return try result.get()
         case .node(let node):
             guard case .string = values.kind(of: node) else { return nil }
-            return String(decoding: values.stringBytes(of: node), as: UTF8.self)
+            return try body(values.stringBytes(of: node))
         default: return nil
         }
     }
@@ -560,20 +569,27 @@ extension FilterLiteral {
     }
 }
 
-/// The commonest filter, a member of the tested value compared with a literal (`@.role ==
-/// 'member'`, `3 < @.count`): decided on that member alone, with no evaluator, by a reader
-/// that finds the member itself (`FilterGate` on a record's text). The same comparison as
-/// `FilterEvaluator`'s (`FilterScalar`), a container member comparing as RFC 9535 says against a
-/// literal (equal to none).
+/// The commonest filters, a test of one member of the tested value against a literal: compared
+/// with it (`@.role == 'member'`, `3 < @.count`), its length compared with it (`length(@.name) >
+/// 6`), or matched by it (`match(@.id, 'g[13]')`, `search(...)`). Decided on that member alone,
+/// with no evaluator, by a reader that finds the member itself (`FilterGate` on a record's text).
+/// The same comparison as `FilterEvaluator`'s (`FilterScalar`), a container member comparing as
+/// RFC 9535 says against a literal (equal to none), and the same functions, charging the same
+/// work.
 struct MemberComparison {
     let name: [UInt8]
-    let op: ComparisonOperator
+    private let test: Test
     /// The literal: its kind, and its bytes for a string or a number (kept as bytes: a `String`'s
     /// UTF-8 would be reached through a copy at each comparison).
     private let literal: FilterScalarKind
     private let bytes: [UInt8]
-    /// The literal is on the left (`3 < @.count`).
-    private let literalFirst: Bool
+
+    private enum Test {
+        /// The member, or its length, `op` the literal (which is on the left with `literalFirst`).
+        case compare(ComparisonOperator, length: Bool, literalFirst: Bool)
+        /// `match` (whole) or `search`; nil: the pattern is not an I-Regexp, and nothing matches.
+        case regexp(IRegexp?, whole: Bool)
+    }
 
     private enum FilterScalarKind {
         case number, string, bool(Bool), null
@@ -581,22 +597,39 @@ struct MemberComparison {
 
     /// `expression` as a member comparison, when it is one.
     init?(_ expression: FilterExpression) {
-        guard case .comparison(let left, let op, let right) = expression else { return nil }
         func member(_ operand: FilterOperand) -> [UInt8]? {
             guard case .query(let query) = operand, !query.absolute, let steps = query.steps, steps.count == 1,
                 let name = steps[0].name
             else { return nil }
             return Array(name)
         }
+        /// The member of `operand`, and whether it is `length(@.name)`.
+        func tested(_ operand: FilterOperand) -> (name: [UInt8], length: Bool)? {
+            if let name = member(operand) { return (name, false) }
+            guard case .function(let call) = operand, call.name == .length, call.arguments.count == 1,
+                case .value(let argument) = call.arguments[0], let name = member(argument)
+            else { return nil }
+            return (name, true)
+        }
         let literal: FilterLiteral
-        if let name = member(left), case .literal(let found) = right {
-            (self.name, literal, literalFirst) = (name, found, false)
-        } else if let name = member(right), case .literal(let found) = left {
-            (self.name, literal, literalFirst) = (name, found, true)
-        } else {
+        switch expression {
+        case .comparison(let left, let op, let right):
+            if let found = tested(left), case .literal(let value) = right {
+                (name, literal, test) = (found.name, value, .compare(op, length: found.length, literalFirst: false))
+            } else if let found = tested(right), case .literal(let value) = left {
+                (name, literal, test) = (found.name, value, .compare(op, length: found.length, literalFirst: true))
+            } else {
+                return nil
+            }
+        case .function(let call):
+            guard call.name == .match || call.name == .search, call.arguments.count == 2,
+                case .value(let subject) = call.arguments[0], let name = member(subject),
+                case .value(.literal(let pattern)) = call.arguments[1]
+            else { return nil }
+            (self.name, literal, test) = (name, pattern, .regexp(call.pattern, whole: call.name == .match))
+        default:
             return nil
         }
-        self.op = op
         switch literal {
         case .number(let text): (self.literal, bytes) = (.number, text)
         case .string(let text): (self.literal, bytes) = (.string, Array(text.utf8))
@@ -605,8 +638,40 @@ struct MemberComparison {
         }
     }
 
-    /// Whether the comparison holds when the member is `value` (`.nothing`: missing).
-    func holds(_ value: FilterScalar) -> Bool {
+    /// Whether the test holds when the member is `value` (`.nothing`: missing), adding to `work`
+    /// what the evaluator charges for its function; nil when only the evaluator can tell (the
+    /// length of a container).
+    func holds(_ value: FilterScalar, work: inout Int) -> Bool? {
+        switch test {
+        case .regexp(let regexp, let whole):
+            guard let regexp, case .string(let text) = value else { return false }
+            work = work.addingClamped(LineCounter.scalars(in: text).multipliedClamped(by: regexp.size / 16 + 1))
+            return whole ? regexp.matches(utf8: text) : regexp.occurs(inUTF8: text)
+        case .compare(let op, false, let literalFirst):
+            return compare(value, op, literalFirst: literalFirst)
+        case .compare(let op, true, let literalFirst):
+            switch value {
+            case .container: return nil
+            case .string(let text):
+                // As `FilterEvaluator.result`: a step per 16 bytes, and the length as a number.
+                work = work.addingClamped(text.count / 16)
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+                    var length = LineCounter.scalars(in: text)
+                    var start = digits.count
+                    repeat {
+                        start -= 1
+                        digits[start] = UInt8(ascii: "0") + UInt8(length % 10)
+                        length /= 10
+                    } while length > 0
+                    let number = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(digits)[start...])
+                    return compare(.number(number), op, literalFirst: literalFirst)
+                }
+            default: return compare(.nothing, op, literalFirst: literalFirst)
+            }
+        }
+    }
+
+    private func compare(_ value: FilterScalar, _ op: ComparisonOperator, literalFirst: Bool) -> Bool {
         bytes.withUnsafeBytes { bytes in
             let literal: FilterScalar =
                 switch self.literal {

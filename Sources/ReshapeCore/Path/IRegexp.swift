@@ -49,86 +49,149 @@ struct IRegexp: Sendable {
         }
     }
 
-    /// Whether the whole of `text` matches (RFC 9535 `match()`).
-    func matches<Text: Sequence>(_ text: Text) -> Bool where Text.Element == Unicode.Scalar {
-        run(text, anywhere: false)
+    /// Whether the whole of `text` (valid UTF-8) matches (RFC 9535 `match()`).
+    func matches(utf8 text: UnsafeRawBufferPointer) -> Bool { run(text, anywhere: false) }
+
+    /// Whether some part of `text` (valid UTF-8) matches (RFC 9535 `search()`).
+    func occurs(inUTF8 text: UnsafeRawBufferPointer) -> Bool { run(text, anywhere: true) }
+
+    /// Whether the whole of `text` matches.
+    func matches(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { matches(utf8: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Whether some part of `text` matches (RFC 9535 `search()`).
-    func occurs<Text: Sequence>(in text: Text) -> Bool where Text.Element == Unicode.Scalar {
-        run(text, anywhere: true)
+    /// Whether some part of `text` matches.
+    func occurs(in text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { occurs(inUTF8: UnsafeRawBufferPointer($0)) }
     }
 
-    private func run<Text: Sequence>(_ text: Text, anywhere: Bool) -> Bool where Text.Element == Unicode.Scalar {
-        let scalars = Array(text)
-        var current = StateSet(capacity: program.count)
-        var next = StateSet(capacity: program.count)
-        var stack: [Int] = []
-        addClosure(0, to: &current, stack: &stack, at: 0, of: scalars.count)
-        if anywhere && current.contains(program.count - 1) { return true }
-        for (position, scalar) in scalars.enumerated() {
-            if current.isEmpty && !anywhere { return false }
-            next.removeAll()
-            for pc in current.members {
-                if case .scalar(let set) = program[pc], set.contains(scalar) {
-                    addClosure(pc + 1, to: &next, stack: &stack, at: position + 1, of: scalars.count)
+    /// Runs the automaton over `text`'s scalars, decoded as it goes. Its two state sets and the
+    /// closure's stack are one temporary allocation (on the stack for small patterns), so a
+    /// match allocates nothing on the heap for them: `remove`'s `matching` runs once per name.
+    private func run(_ text: UnsafeRawBufferPointer, anywhere: Bool) -> Bool {
+        let count = program.count
+        // Two sets (a sparse index and a member list each) and a stack: each instruction enters a
+        // closure once and pushes at most two, after the first push.
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 6 * count + 2) { scratch in
+            guard let base = scratch.baseAddress else { return false }
+            var current = StateSet(base, count: count)
+            var next = StateSet(base + 2 * count, count: count)
+            let stack = base + 4 * count
+            var offset = 0
+            addClosure(0, to: &current, stack: stack, atStart: true, atEnd: text.isEmpty)
+            if anywhere && current.contains(count - 1) { return true }
+            while offset < text.count {
+                if current.isEmpty && !anywhere { return false }
+                let scalar = Self.decode(text, at: &offset)
+                let atEnd = offset == text.count
+                next.removeAll()
+                for slot in 0..<current.count {
+                    let pc = current.member(slot)
+                    if case .scalar(let set) = program[pc], set.contains(scalar) {
+                        addClosure(pc + 1, to: &next, stack: stack, atStart: false, atEnd: atEnd)
+                    }
                 }
+                if anywhere {
+                    addClosure(0, to: &next, stack: stack, atStart: false, atEnd: atEnd)
+                    if next.contains(count - 1) { return true }
+                }
+                swap(&current, &next)
             }
-            if anywhere {
-                addClosure(0, to: &next, stack: &stack, at: position + 1, of: scalars.count)
-                if next.contains(program.count - 1) { return true }
-            }
-            swap(&current, &next)
+            return current.contains(count - 1)
         }
-        return current.contains(program.count - 1)
     }
 
-    /// Adds `start` and every instruction reached from it without reading a scalar, at `position`
-    /// in a text of `count` scalars.
-    private func addClosure(_ start: Int, to set: inout StateSet, stack: inout [Int], at position: Int, of count: Int) {
-        stack.append(start)
-        while let pc = stack.popLast() {
+    /// The scalar at `offset` in valid UTF-8 `text`, moving `offset` past it (U+FFFD, one byte on,
+    /// for a byte that starts no scalar).
+    @inline(__always)
+    private static func decode(_ text: UnsafeRawBufferPointer, at offset: inout Int) -> Unicode.Scalar {
+        let lead = UInt32(text[offset])
+        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+        guard length > 0, offset + length <= text.count else {
+            offset += 1
+            return lead < 0x80 ? Unicode.Scalar(UInt8(lead)) : "\u{FFFD}"
+        }
+        var value = length == 1 ? lead : lead & (0x7F >> UInt32(length))
+        var index = 1
+        while index < length {
+            value = value << 6 | UInt32(text[offset + index] & 0x3F)
+            index += 1
+        }
+        offset += length
+        return Unicode.Scalar(value) ?? "\u{FFFD}"
+    }
+
+    /// Adds `start` and every instruction reached from it without reading a scalar, at a place in
+    /// the text that is or is not its start and its end. `stack` has room for `2 * size + 2`.
+    private func addClosure(
+        _ start: Int, to set: inout StateSet, stack: UnsafeMutablePointer<Int32>, atStart: Bool, atEnd: Bool
+    ) {
+        var top = 0
+        stack[top] = Int32(start)
+        top += 1
+        while top > 0 {
+            top -= 1
+            let pc = Int(stack[top])
             guard set.insert(pc) else { continue }
             switch program[pc] {
-            case .jump(let target): stack.append(target)
+            case .jump(let target):
+                stack[top] = Int32(target)
+                top += 1
             case .split(let first, let second):
-                stack.append(second)
-                stack.append(first)
-            case .atStart: if position == 0 { stack.append(pc + 1) }
-            case .atEnd: if position == count { stack.append(pc + 1) }
+                stack[top] = Int32(second)
+                stack[top + 1] = Int32(first)
+                top += 2
+            case .atStart:
+                if atStart {
+                    stack[top] = Int32(pc + 1)
+                    top += 1
+                }
+            case .atEnd:
+                if atEnd {
+                    stack[top] = Int32(pc + 1)
+                    top += 1
+                }
             case .scalar, .match: break
             }
         }
     }
 }
 
-/// A set of instructions, in the order they were added, with constant-time membership.
+/// A set of instructions, in the order they were added, with constant-time membership, in
+/// memory the caller provides: `2 * capacity` entries, a sparse index then the members.
 private struct StateSet {
-    private var sparse: [Int]
-    private(set) var members: [Int] = []
+    private let sparse: UnsafeMutablePointer<Int32>
+    private let members: UnsafeMutablePointer<Int32>
+    private(set) var count = 0
 
-    init(capacity: Int) {
-        sparse = [Int](repeating: -1, count: capacity)
-        members.reserveCapacity(capacity)
+    init(_ memory: UnsafeMutablePointer<Int32>, count capacity: Int) {
+        sparse = memory
+        members = memory + capacity
+        // Any index would do (membership checks the member list), but a defined one keeps
+        // Valgrind quiet.
+        sparse.initialize(repeating: 0, count: capacity)
     }
 
-    var isEmpty: Bool { members.isEmpty }
+    var isEmpty: Bool { count == 0 }
+
+    func member(_ slot: Int) -> Int { Int(members[slot]) }
 
     func contains(_ pc: Int) -> Bool {
-        let slot = sparse[pc]
-        return slot >= 0 && slot < members.count && members[slot] == pc
+        let slot = Int(sparse[pc])
+        return slot < count && members[slot] == Int32(pc)
     }
 
     mutating func insert(_ pc: Int) -> Bool {
         if contains(pc) { return false }
-        sparse[pc] = members.count
-        members.append(pc)
+        sparse[pc] = Int32(count)
+        members[count] = Int32(pc)
+        count += 1
         return true
     }
 
-    mutating func removeAll() {
-        members.removeAll(keepingCapacity: true)
-    }
+    mutating func removeAll() { count = 0 }
 }
 
 /// What one position of a pattern matches.

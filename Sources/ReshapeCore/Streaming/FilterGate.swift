@@ -280,6 +280,7 @@ final class FilterGate: RecordFilter {
         if let comparisons = comparisons[offset], let holds = compare(comparisons, in: text) {
             guard arena.work <= FilterGate.budget else { return nil }
             arena.readAhead += 1
+            arena.comparedAhead += 1
             return holds ? 1 << PathMatcher.States(offset) : 0
         }
         peeked.removeAll(keepingCapacity: true)
@@ -315,7 +316,8 @@ final class FilterGate: RecordFilter {
                 guard let scalar = scalar(text[member.value]) else { return nil }
                 value = scalar
             }
-            if comparisons[index].comparison.holds(value) {
+            guard let held = comparisons[index].comparison.holds(value, work: &work) else { return nil }
+            if held {
                 holds = true
                 break
             }

@@ -508,6 +508,9 @@ final class TokenArena {
     @exclusivity(unchecked) var readAhead = 0
     /// Of those, elements that then went by as text, no filter taking their tokens (for tests).
     @exclusivity(unchecked) var passedAhead = 0
+    /// Of those, objects decided on their members' text alone, without tokens (`MemberComparison`;
+    /// for tests).
+    @exclusivity(unchecked) var comparedAhead = 0
     /// The text of the record being read, from its first byte, for a filter that looks ahead in
     /// it (see `FilterGate`); empty when it is not at hand.
     @exclusivity(unchecked) var record = UnsafeRawBufferPointer(start: nil, count: 0)

@@ -338,6 +338,7 @@ final class RecordRunner: @unchecked Sendable {
             batch.membersPast = scratch.filters?.membersPast ?? 0
             batch.readAhead = scratch.filters?.arena.readAhead ?? 0
             batch.passedAhead = scratch.filters?.arena.passedAhead ?? 0
+            batch.comparedAhead = scratch.filters?.arena.comparedAhead ?? 0
         }
         var parser = JSONParser(
             text: UnsafeRawBufferPointer(start: nil, count: 0), allowDuplicateKeys: false, errorCode: .invalidJSON,

@@ -56,6 +56,8 @@ final class RecordStream {
     private(set) var readAhead = 0
     /// Of those, elements that went by as text (for tests).
     private(set) var passedAhead = 0
+    /// Of those, objects decided on their members' text alone (for tests).
+    private(set) var comparedAhead = 0
     private var droppedBy: [Int] = []
     /// The first record, kept apart: the envelope is reshaped with it again at the end.
     private var first: RecordCopy? = nil
@@ -380,6 +382,7 @@ final class RecordStream {
         membersPast += done.membersPast
         readAhead += done.readAhead
         passedAhead += done.passedAhead
+        comparedAhead += done.comparedAhead
         for drop in done.drops {
             if droppedBy.count < drop.rule { droppedBy += [Int](repeating: 0, count: drop.rule - droppedBy.count) }
             droppedBy[drop.rule - 1] += 1

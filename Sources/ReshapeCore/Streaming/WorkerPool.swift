@@ -28,6 +28,8 @@ class RecordBatch: @unchecked Sendable {
     var readAhead = 0
     /// Of those, elements that went by as text (`TokenArena.passedAhead`; for tests).
     var passedAhead = 0
+    /// Of those, objects decided on their members' text (`TokenArena.comparedAhead`; for tests).
+    var comparedAhead = 0
     /// Steps of work the records took (see `Limits.maxWork`), summed over the stream.
     var work = 0
     /// What the rules added to the whole tree's output bound (`Document.grow`) for these records,
@@ -108,6 +110,7 @@ class RecordBatch: @unchecked Sendable {
         membersPast = 0
         readAhead = 0
         passedAhead = 0
+        comparedAhead = 0
         work = 0
         growth = 0
         startsStream = false
