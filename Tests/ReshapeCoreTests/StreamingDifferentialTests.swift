@@ -1866,6 +1866,42 @@ import Testing
         }
     }
 
+    /// `remove` with `matching` on a path that selects every value below a container (`$..*`,
+    /// `$[*]..*`): the container goes by as text, the members whose names match dropped at every
+    /// depth (`ContainerPass.drop(where:)`). A container the path does not select itself
+    /// (`d` in `$[*].d..*`, whose own members stay) takes the tokens; the containers in it go by.
+    /// The cases the pass must leave to the tree are those of `namedMembersAreDroppedOnTheText`.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$..*","matching":"(first|last)Name"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]..*","matching":"n.*"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"nom":"name"},"deep":true},{"op":"remove","path":"$..*","matching":"name|b"},{"op":"convertKeys","to":"snake_case"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$..*","matching":"[a-c]"},{"op":"blankStringToNull"},{"op":"emptyArrayToNull"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].d..*","matching":"b|x"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].d.*","matching":"b|x"}]"#, false),
+    ])
+    func matchingMembersAreDroppedOnTheText(_ spec: String, _ passes: Bool) throws {
+        let records = #"""
+            {"r1": {"id0": 1, "a": {"name": 1, "b": 2}, "c": [{"b": 1, "name": {"name": [1]}}, {"name": 2}], "d": {"b": {"x": 1, "nom": 3}}},
+             "r2": {"a": {"b": 1, "name": "n", "x": ""}, "c": [[], {"name": 1, "q": []}], "d": {"name": 1, "b": 2}},
+             "r3": {"a": {"nom": {"name": 1}, "firstName": "F", "b": []}, "c": "name", "d": {"e": {"f": {"lastName": [{"firstName": 1}]}}}}}
+            """#
+        let rules = try Rules(json: spec)
+        let outcomes = Outcomes()
+        #expect(Self.compare(rules, Array(records.utf8), outcomes: outcomes, context: "rules \(spec)"))
+        let counts = outcomes.counts()
+        #expect((counts["containers passed", default: 0] > 0) == passes, "\(spec): \(counts)")
+        #expect(counts["record trees", default: 0] == 0 && counts["rerun", default: 0] == 0, "\(spec): \(counts)")
+        for (bad, rules) in [
+            (#"{"r1": {"a": {"nom": 1, "name": 2}}, "r2": {"a": {"b": 1}}}"#, #"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"nom":"name"},"deep":true},{"op":"remove","path":"$..*","matching":"name"}]"#),
+            (#"{"r1": {"a": {"name": 1}, "b": {"c": {"name": 2}}}, "r2": {"a": {"b": 1}}}"#, #"[{"op":"keyedToArray"},{"op":"remove","path":"$..*","matching":"name"},{"op":"emptyObjectToNull"}]"#),
+            (#"{"r1": {"a": {"name": {"x": 1, "x": 2}}}, "r2": {"a": {"b": 1}}}"#, spec),
+            (#"{"r1": {"a": {"name": [1, tru]}}, "r2": {"a": {"b": 1}}}"#, spec),
+            (#"{"r1": {"a": {"firstName": 1, "firstName": 2}}, "r2": {"a": {"b": 1}}}"#, spec),
+        ] {
+            #expect(Self.compare(try Rules(json: rules), Array(bad.utf8), context: "rules \(rules) input \(bad)"))
+        }
+    }
+
     /// Containers compared as JSON values on a record's tokens (`ValueKey` of tokens, the same
     /// bytes as of a tree): a filter comparing two members, `mapValues` with object and array
     /// cases, selected values inside selected ones mapped first, members in another order, and

@@ -48,12 +48,22 @@ final class MemberDropping: RecordFilter {
     @exclusivity(unchecked) var checking = 0
     /// Per container open among the tokens taken: whether it is a selected object.
     @exclusivity(unchecked) var selected: [Bool] = []
+    /// For an op that never fails on what it selects, whose path selects a container and every
+    /// value below it (`$..*`): those states, and what `drops` says on a name's bytes. Such a
+    /// container goes by as text, the members dropped at every depth by the pass that copies it
+    /// (`ContainerPass.drop(where:)`).
+    let dropsEverywhere: (states: PathMatcher.States, drops: @Sendable (KeyBytes) -> Bool)?
 
-    init(cursor: PathCursor, kinds: SelectedKinds, next: any RecordFilter, drops: @escaping (RecordToken) -> Bool) {
+    init(
+        cursor: PathCursor, kinds: SelectedKinds, next: any RecordFilter,
+        dropsEverywhere: (states: PathMatcher.States, drops: @Sendable (KeyBytes) -> Bool)? = nil,
+        drops: @escaping (RecordToken) -> Bool
+    ) {
         self.cursor = cursor
         self.kinds = kinds
         self.drops = drops
         self.next = next
+        self.dropsEverywhere = kinds.failsSome ? nil : dropsEverywhere
     }
 
     func start(key: UnsafeRawBufferPointer?) -> Bool {
@@ -67,6 +77,16 @@ final class MemberDropping: RecordFilter {
     }
 
     func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active && !checksValue && checking == 0 }
+
+    /// A container selected with every value below it (see `dropsEverywhere`) goes by as text.
+    func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
+        guard !dropsValue && !skipper.active && !checksValue && checking == 0 else { return false }
+        let states = cursor.peek()
+        if states == 0 { return true }
+        guard let dropsEverywhere, states == dropsEverywhere.states else { return false }
+        pass.drop(where: dropsEverywhere.drops)
+        return true
+    }
 
     func skip(_ token: RecordToken) { cursor.skip() }
 

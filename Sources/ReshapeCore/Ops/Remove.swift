@@ -77,9 +77,12 @@ extension Remove {
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         if let matching {
+            let everywhere = matcher.selectsEverythingBelow.map { states in
+                (states: states, drops: { @Sendable (name: KeyBytes) in Self.matches(matching, name) })
+            }
             return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
                 let verdicts = KnownNames()
-                return MemberDropping(cursor: cursor, kinds: Remove.selectsWithMatching, next: next) { token in
+                return MemberDropping(cursor: cursor, kinds: Remove.selectsWithMatching, next: next, dropsEverywhere: everywhere) { token in
                     verdicts.holds(for: token) { Self.matches(matching, $0.bytes) }
                 }
             }
@@ -115,6 +118,7 @@ extension Remove {
         let selectsRecord = record & matcher.selected != 0
         let matching = self.matching
         let dropsBelow = matching == nil ? Self.dropsBelow(matcher) : nil
+        let everywhere = matching == nil ? nil : matcher.selectsEverythingBelow
         return { name in
             var use = MemberUse()
             if let matching {
@@ -128,6 +132,10 @@ extension Remove {
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             if matching == nil && states & matcher.selected != 0 {
                 use.drops = true
+            } else if let matching, let everywhere, states == everywhere {
+                // `$..* matching`: a container goes past with the members that match dropped
+                // on its text, at every depth.
+                use.pass.drop { Self.matches(matching, $0) }
             } else if states & matcher.selected != 0 {
                 use.tokens = .all
             } else if let dropsBelow, states == dropsBelow.states {

@@ -303,6 +303,15 @@ struct PathMatcher: Sendable {
         }
     }
 
+    /// When the path ends in `..*`: the states of a node it selects and below which it selects
+    /// every value, at any depth (the last segment waiting, and the node selected). Each child of
+    /// such a node is in those states again. Nil for other paths.
+    var selectsEverythingBelow: States? {
+        let last = segments.count - 1
+        guard last >= 0, case .descendant(.wildcard) = segments[last] else { return nil }
+        return 1 << States(last) | selected
+    }
+
     /// Whether a segment live in `states` has a selector, itself or one in its union, that
     /// `matches`.
     private func hasLive(_ states: States, _ matches: (JSONPath.Selector) -> Bool) -> Bool {

@@ -150,8 +150,14 @@ struct ContainerPass {
     /// Every member named one of `names` (as the renamings added before leave it) is dropped,
     /// name and value, at every depth (`remove $..name`): a renaming to `ContainerPass.dropped`.
     mutating func drop(named names: [[UInt8]]) {
+        drop { name in names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } } }
+    }
+
+    /// Every member whose name (as the renamings added before leave it) `drops` holds for is
+    /// dropped, name and value, at every depth (`remove $..* matching`).
+    mutating func drop(where drops: @escaping @Sendable (KeyBytes) -> Bool) {
         dropsMembers = true
-        rename { name in names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } } ? ContainerPass.dropped : nil }
+        rename { name in drops(name) ? ContainerPass.dropped : nil }
     }
 
     /// What a renaming gives a member it drops: a byte no UTF-8 text holds, so no name.
