@@ -121,6 +121,14 @@ struct NumberLiteral {
     /// power of ten of the last digit: equal exactly when two literals denote the same number.
     private static func decimal(of text: UnsafeRawBufferPointer) -> (negative: Bool, digits: [UInt8], exponent: Int) {
         var digits: [UInt8] = []
+        let (negative, exponent) = significantDigits(of: text, appendingTo: &digits)
+        return (negative, digits, exponent)
+    }
+
+    /// Appends the significant digits of a literal to `digits` (none for zero), and gives its
+    /// sign and the power of ten of its last digit (0 for zero).
+    private static func significantDigits(of text: UnsafeRawBufferPointer, appendingTo digits: inout [UInt8]) -> (negative: Bool, exponent: Int) {
+        let start = digits.count
         var exponent = 0
         var afterPoint = false
         var index = 0
@@ -145,30 +153,46 @@ struct NumberLiteral {
                 exponent += sign * power
                 break
             } else {
-                if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte) }
+                if !(digits.count == start && byte == UInt8(ascii: "0")) { digits.append(byte) }
                 if afterPoint { exponent -= 1 }
             }
             index += 1
         }
-        while let last = digits.last, last == UInt8(ascii: "0") {
+        while digits.count > start, digits[digits.count - 1] == UInt8(ascii: "0") {
             digits.removeLast()
             exponent += 1
         }
-        if digits.isEmpty { exponent = 0 }
-        return (negative, digits, exponent)
+        if digits.count == start { exponent = 0 }
+        return (negative, exponent)
     }
 
-    /// Bytes that two number literals share exactly when they denote the same number (`1`, `1.0`,
+    /// Appends bytes that two number literals share exactly when they denote the same number (`1`, `1.0`,
     /// `10e-1` and `0.1e1` have one key; `-0` has `0`'s): sign, significant digits and the power
     /// of ten of the last one. An exponent too long for 15 digits keeps the literal's own text.
-    static func valueKey(of text: UnsafeRawBufferPointer) -> [UInt8] {
-        let value = decimal(of: text)
-        if value.exponent.magnitude >= 100_000_000 { return [UInt8(ascii: "~")] + Array(text) }
-        var key: [UInt8] = value.negative && !value.digits.isEmpty ? [UInt8(ascii: "-")] : []
-        key += value.digits
+    static func appendValueKey(of text: UnsafeRawBufferPointer, to key: inout [UInt8]) {
+        let start = key.count
+        let (negative, exponent) = significantDigits(of: text, appendingTo: &key)
+        if exponent.magnitude >= 100_000_000 {
+            key.removeSubrange(start...)
+            key.append(UInt8(ascii: "~"))
+            key += text
+            return
+        }
+        if negative && key.count > start { key.insert(UInt8(ascii: "-"), at: start) }
         key.append(UInt8(ascii: "e"))
-        key += Array(String(value.exponent).utf8)
-        return key
+        appendDecimal(exponent, to: &key)
+    }
+
+    /// Appends `value` in decimal, a `-` before it when negative, with no `String` made.
+    static func appendDecimal(_ value: Int, to key: inout [UInt8]) {
+        if value < 0 { key.append(UInt8(ascii: "-")) }
+        let start = key.count
+        var rest = value.magnitude
+        repeat {
+            key.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        key[start...].reverse()
     }
 
     /// The order of two number literals by their exact values: negative, 0 or positive.

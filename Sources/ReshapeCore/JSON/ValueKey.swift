@@ -97,7 +97,13 @@ enum ValueKey {
                     }
                     key.append(UInt8(ascii: "{"))
                     // Each member as two ranges: its name, then its value.
-                    stack.append((members.flatMap { [$0.name..<$0.name + 1, $0.value] }, true, 0))
+                    var values: [Range<Int>] = []
+                    values.reserveCapacity(2 * members.count)
+                    for member in members {
+                        values.append(member.name..<member.name + 1)
+                        values.append(member.value)
+                    }
+                    stack.append((values, true, 0))
                 case .name, .objectEnd, .arrayEnd:
                     return false
                 }
@@ -128,13 +134,13 @@ enum ValueKey {
 
     private static func number(_ text: UnsafeRawBufferPointer, to key: inout [UInt8]) {
         key.append(UInt8(ascii: "#"))
-        key += NumberLiteral.valueKey(of: text)
+        NumberLiteral.appendValueKey(of: text, to: &key)
         key.append(UInt8(ascii: ";"))
     }
 
     private static func text(_ bytes: UnsafeRawBufferPointer, to key: inout [UInt8]) {
         key.append(UInt8(ascii: "s"))
-        key += Array(String(bytes.count).utf8)
+        NumberLiteral.appendDecimal(bytes.count, to: &key)
         key.append(UInt8(ascii: ":"))
         key += bytes
     }
