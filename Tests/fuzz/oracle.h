@@ -17,9 +17,9 @@
  *     when no rule failed, and its reserved bytes are zero;
  *   - the output reads back: reshaped with [] (under the same limits) it comes out unchanged;
  *   - compact output is the canonical form of pretty output (or pretty output meets the output
- *     limit), and a failure is the same failure with RESHAPE_PRETTY (or, pretty output having met
- *     the output limit at a record before the failing one, the same failure once that limit is
- *     raised).
+ *     limit), and a failure is the same failure with RESHAPE_PRETTY (or, one of them having met
+ *     the work or the output limit, which routes count their own ways, the same outcome for both
+ *     once those limits are raised).
  */
 void oracle_check(const char *rules, size_t rules_length, const char *input, size_t input_length, uint32_t flags,
                   const reshape_limits *limits);
