@@ -1902,6 +1902,46 @@ import Testing
         }
     }
 
+    /// `coerce` at any depth (`$..n`): a container goes by as text, the scalar values of the
+    /// members of that name converted on it (`ContainerPass.edit(named:_:)`), with renamings
+    /// before and after, a drop, nulling of `[]` after, and each target. What the pass leaves to
+    /// the tree gives the tree's bytes or error: a value it cannot convert, a container under the
+    /// name, two edits of one value, blank strings to `null` (whose order with an edit a pass does
+    /// not keep), a name twice, invalid text.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$..n","to":"string"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*]..['n','m']","to":"number","onFail":"keep"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"first_name":"n"},"deep":true},{"op":"coerce","path":"$..n","to":"integer","onFail":"keep"},{"op":"convertKeys","to":"camelCase"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$..n","to":"integer","onFail":"null"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$..x"},{"op":"coerce","path":"$..n","to":"boolean","onFail":"null"},{"op":"emptyArrayToNull"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$..n","to":"string"},{"op":"coerce","path":"$..n","to":"number"}]"#, false),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$..n","to":"string"},{"op":"blankStringToNull"}]"#, false),
+    ])
+    func valuesAreConvertedOnTheText(_ spec: String, _ passes: Bool) throws {
+        let records = #"""
+            {"r1": {"id0": 1, "a": {"n": 1.50, "b": 2, "k": "7"}, "c": [{"n": true, "x": {"n": "x"}}, {"n": null}], "d": {"b": {"n": -0, "m": "12"}}},
+             "r2": {"a": {"b": 1, "n": "true", "x": ""}, "c": [[], {"n": "3", "q": []}], "d": {"n": 1e400, "m": "1e2", "k": "false"}},
+             "r3": {"a": {"k": {"n": 2}, "first_name": "F", "b": []}, "c": "n", "d": {"e": {"f": {"n": "  ", "x": 1}}}}}
+            """#
+        let rules = try Rules(json: spec)
+        let outcomes = Outcomes()
+        #expect(Self.compare(rules, Array(records.utf8), outcomes: outcomes, context: "rules \(spec)"))
+        let counts = outcomes.counts()
+        #expect((counts["containers passed", default: 0] > 0) == passes, "\(spec): \(counts)")
+        #expect(counts["rerun", default: 0] == 0, "\(spec): \(counts)")
+        if passes { #expect(counts["record trees", default: 0] == 0, "\(spec): \(counts)") }
+        for (bad, rules) in [
+            (#"{"r1": {"a": {"n": "x"}}, "r2": {"a": {"n": 1}}}"#, #"[{"op":"keyedToArray"},{"op":"coerce","path":"$..n"}]"#),
+            (#"{"r1": {"a": {"n": {"v": 1}}}, "r2": {"a": {"n": 1}}}"#, #"[{"op":"keyedToArray"},{"op":"coerce","path":"$..n","to":"string","onFail":"null"}]"#),
+            (#"{"r1": {"a": {"n": [1, "2"]}}, "r2": {"a": {"n": 1}}}"#, #"[{"op":"keyedToArray"},{"op":"coerce","path":"$..n","to":"string"}]"#),
+            (#"{"r1": {"a": {"n": 1, "n": 2}}, "r2": {"a": {"b": 1}}}"#, spec),
+            (#"{"r1": {"a": {"n": [1, tru]}}, "r2": {"a": {"b": 1}}}"#, spec),
+            (#"{"r1": {"a": {"n": 12345678901234567890123}}, "r2": {"a": {"n": "9007199254740993"}}}"#, spec),
+        ] {
+            #expect(Self.compare(try Rules(json: rules), Array(bad.utf8), context: "rules \(rules) input \(bad)"))
+        }
+    }
+
     /// Containers compared as JSON values on a record's tokens (`ValueKey` of tokens, the same
     /// bytes as of a tree): a filter comparing two members, `mapValues` with object and array
     /// cases, selected values inside selected ones mapped first, members in another order, and

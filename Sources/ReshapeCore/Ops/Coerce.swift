@@ -143,8 +143,44 @@ extension Coerce {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let to = self.to
         let onFail = self.onFail
+        // `$..followers`: a container in those states goes by as text, those members' scalar
+        // values converted by the pass that copies it (`ContainerPass.edit(named:_:)`).
+        let editsBelow = matcher.namesSelectedAtAnyDepth.map { ($0.states, $0.names, textEdit) }
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
-            Filter(cursor: cursor, to: to, onFail: onFail, next: next, arena: arena)
+            Filter(cursor: cursor, to: to, onFail: onFail, editsBelow: editsBelow, next: next, arena: arena)
+        }
+    }
+
+    /// `edit` on a scalar's token, as a container copied from the text converts it: nil where
+    /// the tree must name the value it cannot convert.
+    var textEdit: TextValueEdit {
+        let to = self.to
+        let onFail = self.onFail
+        return { token in
+            let one = [token]
+            let edit = Coerce.edit(0..<1, in: TokenFilterValues(tokens: one[...], arena: nil), to: to, onFail: onFail)
+            let growth = Coerce.growth(of: edit, to: to).bound
+            switch edit {
+            case .keep: return (.keep, growth)
+            case .null: return (.null, growth)
+            case .scalar(let scalar): return (.scalar(scalar), growth)
+            default: return nil
+            }
+        }
+    }
+
+    /// A record's member goes past the filters as `RecordFilterContext.pathNeeds` says; one whose
+    /// value holds the selected members at any depth (`PathMatcher.namesSelectedAtAnyDepth`)
+    /// goes past as text, its members converted on it.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        guard let matcher = PathMatcher(path, filters: true), let needs = context.pathNeeds(matcher) else { return nil }
+        guard let below = matcher.namesSelectedAtAnyDepth, let record = context.recordStates(matcher) else { return needs }
+        let edit = textEdit
+        return { name in
+            guard matcher.child(record, name: name.bytes, hash: name.hash) == below.states else { return needs(name) }
+            var use = MemberUse()
+            use.pass.edit(named: below.names, edit)
+            return use
         }
     }
 
@@ -161,11 +197,18 @@ extension Coerce {
         @exclusivity(unchecked) var skipper = ValueSkipper()
         /// The selected value, as the one token of a value.
         @exclusivity(unchecked) var one: [RecordToken] = [.null]
+        /// See `PathMatcher.namesSelectedAtAnyDepth`: the states (0: none), the names, and the
+        /// edit on the text.
+        let editsBelow: (states: PathMatcher.States, names: [[UInt8]], edit: TextValueEdit)?
 
-        init(cursor: PathCursor, to: Target, onFail: OnFail, next: any RecordFilter, arena: TokenArena) {
+        init(
+            cursor: PathCursor, to: Target, onFail: OnFail, editsBelow: (PathMatcher.States, [[UInt8]], TextValueEdit)?,
+            next: any RecordFilter, arena: TokenArena
+        ) {
             self.cursor = cursor
             self.to = to
             self.onFail = onFail
+            self.editsBelow = editsBelow
             self.next = next
             self.arena = arena
         }
@@ -177,6 +220,17 @@ extension Coerce {
         }
 
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !skipper.active }
+
+        /// A container in which the path selects only members of some names, at any depth
+        /// (`$..followers`), goes by as text with their values converted.
+        func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
+            guard !skipper.active else { return false }
+            let states = cursor.peek()
+            if states == 0 { return true }
+            guard let editsBelow, states == editsBelow.states else { return false }
+            pass.edit(named: editsBelow.names, editsBelow.edit)
+            return true
+        }
 
         func skip(_ token: RecordToken) { cursor.skip() }
 

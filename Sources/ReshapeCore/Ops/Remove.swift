@@ -88,19 +88,10 @@ extension Remove {
             }
         }
         let rule = context.rule
-        let dropsBelow = Self.dropsBelow(matcher)
+        let dropsBelow = matcher.namesSelectedAtAnyDepth
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
             Filter(cursor: cursor, rule: rule, dropsBelow: dropsBelow, arena: arena, next: next)
         }
-    }
-
-    /// For a path that selects, below a value, every member of some names at any depth and
-    /// nothing else (`$..name`): the states of such a value and the names. A container in them
-    /// goes by as text, those members dropped by the pass that copies it
-    /// (`ContainerPass.drop(named:)`).
-    static func dropsBelow(_ matcher: PathMatcher) -> (states: PathMatcher.States, names: [[UInt8]])? {
-        let states = matcher.selected >> 1
-        return matcher.namesSelectedBelow(states).map { (states, $0) }
     }
 
     /// A record's member the path selects is dropped, name and value; one it selects in is
@@ -117,7 +108,9 @@ extension Remove {
         guard let record = context.recordStates(matcher) else { return nil }
         let selectsRecord = record & matcher.selected != 0
         let matching = self.matching
-        let dropsBelow = matching == nil ? Self.dropsBelow(matcher) : nil
+        // `$..name`: a container in those states goes by as text, those members dropped by the
+        // pass that copies it (`ContainerPass.drop(named:)`).
+        let dropsBelow = matching == nil ? matcher.namesSelectedAtAnyDepth : nil
         let everywhere = matching == nil ? nil : matcher.selectsEverythingBelow
         return { name in
             var use = MemberUse()
@@ -153,7 +146,7 @@ extension Remove {
         @exclusivity(unchecked) var cursor: PathCursor
         /// The rule's 1-based number, which a removed record is dropped by.
         let rule: Int
-        /// See `Remove.dropsBelow`: the states (0: none), and the names.
+        /// See `PathMatcher.namesSelectedAtAnyDepth`: the states (0: none), and the names.
         let dropStates: PathMatcher.States
         let dropNames: [[UInt8]]
         let arena: TokenArena

@@ -210,6 +210,19 @@ final class ValueHolding: RecordFilter {
 }
 
 extension MadeScalar {
+    /// Writes the scalar as the writer writes its token (see `token(keptIn:)`).
+    func write(to out: inout ByteBuffer) {
+        switch self {
+        case .number(let literal): literal.appendCanonical(to: &out)
+        case .integer(let value):
+            var digits: [UInt8] = []
+            NumberLiteral.appendDecimal(Int(value), to: &digits)
+            digits.withUnsafeBytes { out.append($0) }
+        case .string(let bytes): bytes.withUnsafeBytes { JSONText.appendQuoted($0, to: &out) }
+        case .bool(let flag): out.append(flag ? "true" as StaticString : "false")
+        }
+    }
+
     /// The token of the scalar, its bytes kept in `arena` (or, for a number read out of a
     /// string, in the string's).
     func token(keptIn arena: TokenArena) -> RecordToken {

@@ -303,6 +303,14 @@ struct PathMatcher: Sendable {
         }
     }
 
+    /// When what the path selects below a node is every member, at any depth, named one of a
+    /// few names, and nothing else (`namesSelectedBelow`), and the node is one the path only
+    /// passes through on its way there: that node's states, and the names (`$..name`).
+    var namesSelectedAtAnyDepth: (states: States, names: [[UInt8]])? {
+        let states = selected >> 1
+        return namesSelectedBelow(states).map { (states, $0) }
+    }
+
     /// When the path ends in `..*`: the states of a node it selects and below which it selects
     /// every value, at any depth (the last segment waiting, and the node selected). Each child of
     /// such a node is in those states again. Nil for other paths.

@@ -31,6 +31,8 @@ extension JSONParser {
         var filters: RecordFilterChain? = nil
         /// Records that took a tree of their own (see `RecordBatch.onTree`).
         var onTree = 0
+        /// The value edits that meet the member whose name was read last (`RecordFastPath.renamed`).
+        var edits: UInt64 = 0
 
         /// Scratch whose rename cache keeps up to `cacheCapacity` names.
         init(cacheCapacity: Int = RenameCache.defaultCapacity) {
@@ -40,6 +42,7 @@ extension JSONParser {
         mutating func reset() {
             names.empty()
             frames.empty()
+            edits = 0
         }
     }
 
@@ -53,7 +56,7 @@ extension JSONParser {
         private let capacity: Int
         /// Open addressing over `entries`, linear probing; -1 marks an empty slot.
         private var slots: [Int32]
-        private var entries: [(hash: UInt64, name: Range<Int>, quoted: Range<Int>, writtenHash: UInt64, growth: Int, dropped: Bool)] = []
+        private var entries: [(hash: UInt64, name: Range<Int>, quoted: Range<Int>, writtenHash: UInt64, growth: Int, dropped: Bool, edits: UInt64)] = []
         /// Names, and what they are written as.
         private var store: [UInt8] = []
 
@@ -67,13 +70,14 @@ extension JSONParser {
 
         /// Appends `name` as written (quoted) to `out`, renaming it only the first time; or, when
         /// a drop meets it (`RecordFastPath.dropsMembers`), sets `dropped` and appends nothing.
+        /// `edits` gets the value edits that meet it (see `RecordFastPath.renamed`).
         /// - Parameters:
         ///   - hash: `RecordNames.hash(name)`.
         ///   - growth: gets what the renamings lengthened the name by (see `RecordFastPath.renamed`).
         /// - Returns: the hash of the name as written (as the drop met it, for a dropped one).
         mutating func write(
             _ name: UnsafeRawBufferPointer, hash: UInt64, _ fast: RecordFastPath, into out: inout ByteBuffer,
-            growth: inout Int, dropped: inout Bool
+            growth: inout Int, dropped: inout Bool, edits: inout UInt64
         ) -> UInt64 {
             let mask = slots.count - 1
             var slot = Int(truncatingIfNeeded: hash) & mask
@@ -87,6 +91,7 @@ extension JSONParser {
                         return memcmp(left, right, name.count) == 0
                     }
                     if found {
+                        edits = entry.edits
                         if entry.dropped {
                             dropped = true
                         } else {
@@ -103,8 +108,9 @@ extension JSONParser {
             let writtenHash: UInt64
             var nameGrowth = 0
             var meetsDrop = false
+            var meetsEdits: UInt64 = 0
             defer { growth = growth.addingClamped(nameGrowth) }
-            if fast.renamed(name, into: &renamed, growth: &nameGrowth, dropped: &meetsDrop) {
+            if fast.renamed(name, into: &renamed, growth: &nameGrowth, dropped: &meetsDrop, edits: &meetsEdits) {
                 writtenHash = renamed.withUnsafeBytes { RecordNames.hash($0) }
                 if !meetsDrop { renamed.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) } }
             } else {
@@ -112,6 +118,7 @@ extension JSONParser {
                 if !meetsDrop { JSONText.appendQuoted(name, to: &quoted) }
             }
             dropped = meetsDrop
+            edits = meetsEdits
             quoted.withBytes { (bytes) in
                 out.append(bytes)
                 guard entries.count < capacity else { return }
@@ -120,7 +127,7 @@ extension JSONParser {
                 let quotedStart = store.count
                 store.append(contentsOf: bytes)
                 slots[slot] = Int32(entries.count)
-                entries.append((hash, nameStart..<quotedStart, quotedStart..<store.count, writtenHash, nameGrowth, meetsDrop))
+                entries.append((hash, nameStart..<quotedStart, quotedStart..<store.count, writtenHash, nameGrowth, meetsDrop, meetsEdits))
             }
             return writtenHash
         }
@@ -147,17 +154,18 @@ extension JSONParser {
         _ fast: RecordFastPath, id: KeyBytes?, depthLeft: Int, into out: inout ByteBuffer, scratch: inout NameScratch,
         outputLimit: Int, wholeText: Bool = true
     ) -> Bool {
-        !fast.dropsMembers
+        !fast.dropsMembers && fast.valueEdits.isEmpty
             ? transformRecord(
                 KeepsMembers.self, fast, id: id, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
                 wholeText: wholeText)
             : transformRecord(
-                DropsMembers.self, fast, id: id, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
+                DropsOrEdits.self, fast, id: id, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
                 wholeText: wholeText)
     }
 
-    /// Whether a pass drops members (`RecordFastPath.dropsMembers`), as a type: the pass is compiled
-    /// once for each, and the one that drops nothing (every record's) pays nothing for drops.
+    /// Whether a pass drops members or edits their values (`RecordFastPath.dropsMembers`,
+    /// `valueEdits`), as a type: the pass is compiled once for each, and the one that does
+    /// neither (every record's) pays nothing for them.
     fileprivate protocol DropMode {
         static var drops: Bool { get }
     }
@@ -166,7 +174,7 @@ extension JSONParser {
         static var drops: Bool { false }
     }
 
-    fileprivate enum DropsMembers: DropMode {
+    fileprivate enum DropsOrEdits: DropMode {
         static var drops: Bool { true }
     }
 
@@ -190,73 +198,86 @@ extension JSONParser {
             skipWhitespace()
             guard index < text.count else { return false }
             let byte = text[index]
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let isObject = byte == UInt8(ascii: "{")
-                guard frames.count + 1 < depthLeft else { return false }
-                index += 1
-                skipWhitespace()
-                guard index < text.count else { return false }
-                if text[index] == UInt8(ascii: isObject ? "}" : "]") {
-                    // An empty record is left to the tree (it may become null before it is a record).
-                    guard !frames.isEmpty else { return false }
+            var edited = false
+            if Mode.drops && scratch.edits != 0 {
+                // A value the member's value edits meet (`RecordFastPath.valueEdits`).
+                let edits = scratch.edits
+                scratch.edits = 0
+                switch writeEdited(fast, edits, into: &out, scratch: &scratch) {
+                case .giveUp: return false
+                case .written: edited = true
+                case .kept: break
+                }
+            }
+            if !edited {
+                switch byte {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    let isObject = byte == UInt8(ascii: "{")
+                    guard frames.count + 1 < depthLeft else { return false }
                     index += 1
-                    if isObject ? fast.nullEmptyObjects : fast.nullEmptyArrays {
-                        out.append("null" as StaticString)
+                    skipWhitespace()
+                    guard index < text.count else { return false }
+                    if text[index] == UInt8(ascii: isObject ? "}" : "]") {
+                        // An empty record is left to the tree (it may become null before it is a record).
+                        guard !frames.isEmpty else { return false }
+                        index += 1
+                        if isObject ? fast.nullEmptyObjects : fast.nullEmptyArrays {
+                            out.append("null" as StaticString)
+                        } else {
+                            out.append(isObject ? "{}" : "[]")
+                        }
                     } else {
-                        out.append(isObject ? "{}" : "[]")
-                    }
-                } else {
-                    out.append(byte)
-                    frames.append((isObject, scratch.names.count))
-                    if isObject {
-                        if frames.count == 1, let id {
-                            guard writeID(fast, id, into: &out, scratch: &scratch) else { return false }
+                        out.append(byte)
+                        frames.append((isObject, scratch.names.count))
+                        if isObject {
+                            if frames.count == 1, let id {
+                                guard writeID(fast, id, into: &out, scratch: &scratch) else { return false }
+                            }
+                            let mark = Mode.drops ? out.count : 0
+                            switch transformMemberName(Mode.self, fast, first: frames[frames.count - 1].firstName, into: &out, scratch: &scratch) {
+                            case .invalid: return false
+                            case .written: break
+                            case .dropped:
+                                if dropFrom < 0 { (dropFrom, dropDepth) = (mark, frames.count) }
+                            }
+                        } else if frames.count == 1, id != nil {
+                            return false  // Not an object: keyedToArray's nonObject decides.
                         }
-                        let mark = Mode.drops ? out.count : 0
-                        switch transformMemberName(Mode.self, fast, first: frames[frames.count - 1].firstName, into: &out, scratch: &scratch) {
-                        case .invalid: return false
-                        case .written: break
-                        case .dropped:
-                            if dropFrom < 0 { (dropFrom, dropDepth) = (mark, frames.count) }
-                        }
-                    } else if frames.count == 1, id != nil {
-                        return false  // Not an object: keyedToArray's nonObject decides.
+                        continue
                     }
-                    continue
+                case UInt8(ascii: "\""):
+                    if frames.isEmpty && id != nil { return false }
+                    guard let span = try? scanString() else { return false }
+                    let content: UnsafeRawBufferPointer
+                    if span.hasEscapes {
+                        valueBuffer.removeAll()
+                        Self.decodeEscapes(text, span, into: &valueBuffer)
+                        content = valueBuffer.bytes
+                    } else {
+                        content = UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
+                    }
+                    if fast.nullBlankStrings && BlankStringToNull.isBlank(content, trim: fast.trim) {
+                        out.append("null" as StaticString)
+                    } else if span.hasEscapes {
+                        JSONText.appendQuoted(content, to: &out)
+                    } else {
+                        // Checked: no quote, backslash or control character, so already as written.
+                        out.append(UInt8(ascii: "\""))
+                        out.append(content)
+                        out.append(UInt8(ascii: "\""))
+                    }
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    if frames.isEmpty && id != nil { return false }
+                    guard case .success(let (literal, end)) = NumberLiteral.scan(text, from: index) else { return false }
+                    literal.appendCanonical(to: &out)
+                    index = end
+                case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                    if frames.isEmpty && id != nil { return false }
+                    guard let word = skipLiteral() else { return false }
+                    out.append(word)
+                default:
+                    return false
                 }
-            case UInt8(ascii: "\""):
-                if frames.isEmpty && id != nil { return false }
-                guard let span = try? scanString() else { return false }
-                let content: UnsafeRawBufferPointer
-                if span.hasEscapes {
-                    valueBuffer.removeAll()
-                    Self.decodeEscapes(text, span, into: &valueBuffer)
-                    content = valueBuffer.bytes
-                } else {
-                    content = UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
-                }
-                if fast.nullBlankStrings && BlankStringToNull.isBlank(content, trim: fast.trim) {
-                    out.append("null" as StaticString)
-                } else if span.hasEscapes {
-                    JSONText.appendQuoted(content, to: &out)
-                } else {
-                    // Checked: no quote, backslash or control character, so already as written.
-                    out.append(UInt8(ascii: "\""))
-                    out.append(content)
-                    out.append(UInt8(ascii: "\""))
-                }
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if frames.isEmpty && id != nil { return false }
-                guard case .success(let (literal, end)) = NumberLiteral.scan(text, from: index) else { return false }
-                literal.appendCanonical(to: &out)
-                index = end
-            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                if frames.isEmpty && id != nil { return false }
-                guard let word = skipLiteral() else { return false }
-                out.append(word)
-            default:
-                return false
             }
             // The value is complete: the next member or element, or the end of containers.
             guard out.count <= outputLimit else { return false }
@@ -305,6 +326,63 @@ extension JSONParser {
         }
     }
 
+    /// What `writeEdited` did.
+    private enum EditedValue {
+        /// The edited value is written.
+        case written
+        /// The edit keeps the value: nothing is read or written, for the value to be copied.
+        case kept
+        /// The pass gives up: a container, more than one edit, text that is not a value, or an
+        /// edit the tree must decide (the op fails at the value).
+        case giveUp
+    }
+
+    /// Reads the scalar at `index`, gives its token to the value edit of `edits` (its bit in
+    /// `RecordFastPath.valueEdits`), and writes what the edit makes of it, counting what that
+    /// adds to the output bound.
+    private mutating func writeEdited(
+        _ fast: RecordFastPath, _ edits: UInt64, into out: inout ByteBuffer, scratch: inout NameScratch
+    ) -> EditedValue {
+        guard edits & (edits - 1) == 0 else { return .giveUp }
+        let position = edits.trailingZeroBitCount
+        guard position < fast.valueEdits.count, let edit = fast.valueEdits[position] else { return .giveUp }
+        let start = index
+        let token: RecordToken
+        switch text[index] {
+        case UInt8(ascii: "\""):
+            guard let span = try? scanString() else { return .giveUp }
+            if span.hasEscapes {
+                valueBuffer.removeAll()
+                Self.decodeEscapes(text, span, into: &valueBuffer)
+                token = RecordToken(.string, valueBuffer.bytes, flag: false)
+            } else {
+                token = RecordToken(.string, UnsafeRawBufferPointer(rebasing: text[span.start..<span.end]), flag: true)
+            }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard case .success(let (literal, end)) = NumberLiteral.scan(text, from: index) else { return .giveUp }
+            token = RecordToken(.number, literal.text, flag: literal.isReal)
+            index = end
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            let first = text[index]
+            guard skipLiteral() != nil else { return .giveUp }
+            token = first == UInt8(ascii: "n") ? .null : RecordToken(.bool, flag: first == UInt8(ascii: "t"))
+        default:
+            return .giveUp
+        }
+        guard let (made, growth) = edit(token) else { return .giveUp }
+        scratch.growth = scratch.growth.addingClamped(growth)
+        switch made {
+        case .keep:
+            index = start
+            return .kept
+        case .null:
+            out.append("null" as StaticString)
+        case .scalar(let scalar):
+            scalar.write(to: &out)
+        }
+        return .written
+    }
+
     /// Writes `"idName":"id",` at the start of a record, and counts the id's name as written.
     private mutating func writeID(
         _ fast: RecordFastPath, _ id: KeyBytes, into out: inout ByteBuffer, scratch: inout NameScratch
@@ -324,7 +402,8 @@ extension JSONParser {
 
     /// What `transformMemberName` did.
     private enum MemberName {
-        /// The name is written, with its colon.
+        /// The name is written, with its colon (and its value is to be edited by the value edits
+        /// of `NameScratch.edits`, if any).
         case written
         /// A drop met it: nothing is written.
         case dropped
@@ -356,7 +435,8 @@ extension JSONParser {
         let writtenHash: UInt64
         var dropped = false
         if !fast.renames.isEmpty {
-            writtenHash = scratch.cache.write(name, hash: readHash, fast, into: &out, growth: &scratch.growth, dropped: &dropped)
+            writtenHash = scratch.cache.write(
+                name, hash: readHash, fast, into: &out, growth: &scratch.growth, dropped: &dropped, edits: &scratch.edits)
         } else {
             writtenHash = readHash
             if span.hasEscapes {

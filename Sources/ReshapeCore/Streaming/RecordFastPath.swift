@@ -24,6 +24,9 @@ final class RecordFastPath: Sendable {
     let renames: [@Sendable (KeyBytes) -> [UInt8]?]
     /// In a container copied from the text: a renaming drops members (`ContainerPass.drop(named:)`).
     let dropsMembers: Bool
+    /// In a container copied from the text: the value edits among `renames`, at their places
+    /// (nil at a renaming's); empty when there are none (`ContainerPass.edit(named:_:)`).
+    let valueEdits: [TextValueEdit?]
     /// For records made by `keyedToArray` at the collection: the id member's name as written
     /// (renamed by the renamings after it; quoted, with its colon), that name's hash, and what
     /// those renamings lengthened it by (for the output bound).
@@ -37,7 +40,7 @@ final class RecordFastPath: Sendable {
 
     init(
         nullEmptyObjects: Bool, nullEmptyArrays: Bool = false, nullBlankStrings: Bool, trim: Bool,
-        renames: [@Sendable (KeyBytes) -> [UInt8]?], dropsMembers: Bool = false,
+        renames: [@Sendable (KeyBytes) -> [UInt8]?], dropsMembers: Bool = false, valueEdits: [TextValueEdit?] = [],
         idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
         idKeyLength: Int, idBlankCheck: (trim: Bool, enabled: Bool)
     ) {
@@ -47,6 +50,7 @@ final class RecordFastPath: Sendable {
         self.trim = trim
         self.renames = renames
         self.dropsMembers = dropsMembers
+        self.valueEdits = valueEdits
         self.idName = idName
         self.idKeyHash = idKeyHash
         self.idKeyLength = idKeyLength
@@ -136,15 +140,21 @@ final class RecordFastPath: Sendable {
     /// lengthened it by, as the tree's output bound counts it (see `MemberRenaming`), or more.
     /// True when `scratch` holds a new name. `dropped` is set when a renaming drops the member
     /// (`ContainerPass.dropped`); `scratch` (when true is returned) then holds its name before.
-    func renamed(_ key: KeyBytes, into scratch: inout [UInt8], growth: inout Int, dropped: inout Bool) -> Bool {
+    /// `edits` gets a bit for each value edit that meets the member, by its place in `renames`
+    /// (`ContainerPass.edited`).
+    func renamed(_ key: KeyBytes, into scratch: inout [UInt8], growth: inout Int, dropped: inout Bool, edits: inout UInt64) -> Bool {
         var changed = false
-        for rename in renames {
+        for (position, rename) in renames.enumerated() {
             let before = changed ? scratch.count : key.count
             let current: [UInt8]? = changed ? scratch.withUnsafeBytes { rename($0) } : rename(key)
             if let current {
                 if ContainerPass.drops(current) {
                     dropped = true
                     return changed
+                }
+                if ContainerPass.edits(current) {
+                    edits |= 1 << UInt64(position)
+                    continue
                 }
                 growth = growth.addingClamped(OutputGrowth.renamed(from: before, to: current.count).bound)
                 scratch = current
@@ -160,7 +170,9 @@ extension RecordFastPath {
     convenience init(_ pass: ContainerPass) {
         self.init(
             nullEmptyObjects: pass.nullEmptyObjects, nullEmptyArrays: pass.nullEmptyArrays, nullBlankStrings: pass.nullBlankStrings,
-            trim: pass.trim, renames: pass.renames ?? [], dropsMembers: pass.dropsMembers, idName: nil, idKeyHash: 0,
+            trim: pass.trim, renames: pass.renames?.map(\.rename) ?? [], dropsMembers: pass.dropsMembers,
+            valueEdits: pass.editsValues ? pass.renames?.map(\.edit) ?? [] : [],
+            idName: nil, idKeyHash: 0,
             idKeyLength: 0, idBlankCheck: (false, false))
     }
 }

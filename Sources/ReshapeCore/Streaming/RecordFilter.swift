@@ -117,6 +117,19 @@ struct DistinctNames {
     }
 }
 
+/// What an op makes of the scalar value of a member it selects by name in a container that goes
+/// by as text (see `ContainerPass.edit(named:_:)`), given the value's token: the edit, and what
+/// it adds to the output bound (`OutputGrowth.bound`); nil when the tree must decide (the op
+/// fails at the value).
+typealias TextValueEdit = @Sendable (RecordToken) -> (edit: ScalarEdit, growth: Int)?
+
+/// A scalar value's edit on the text (see `TextValueEdit`).
+enum ScalarEdit {
+    case keep
+    case null
+    case scalar(MadeScalar)
+}
+
 /// What the filters do at every depth of a container that goes by as text (see
 /// `RecordFilter.passes`), gathered in rule order; a `RecordFastPath` does it on the text.
 struct ContainerPass {
@@ -131,9 +144,20 @@ struct ContainerPass {
     private(set) var renameCount = 0
     /// The renamings, in order, when they are gathered (nil: only counted, as when the chain
     /// looks for a pass it made before).
-    private(set) var renames: [@Sendable (KeyBytes) -> [UInt8]?]? = nil
+    private(set) var renames: [NameStep]? = nil
     /// Some renaming drops members (see `drop(named:)`).
     private(set) var dropsMembers = false
+    /// Some renaming marks members for a value edit (see `edit(named:_:)`); known only once the
+    /// renamings are gathered.
+    var editsValues: Bool { renames?.contains { $0.edit != nil } ?? false }
+
+    /// A renaming, and for one that marks members for a value edit, the edit. (Kept in one list,
+    /// not two: the chain makes a pass for every container it is asked about, and each stored
+    /// list costs a retain and a release each time.)
+    struct NameStep {
+        let rename: @Sendable (KeyBytes) -> [UInt8]?
+        var edit: TextValueEdit? = nil
+    }
 
     /// A pass doing nothing; `gathering` keeps the renamings' functions.
     init(gathering: Bool = false) {
@@ -143,8 +167,12 @@ struct ContainerPass {
     /// Every member is renamed by `rename` (nil: the name stays), after the renamings added
     /// before.
     mutating func rename(_ rename: @escaping @Sendable (KeyBytes) -> [UInt8]?) {
+        add(NameStep(rename: rename))
+    }
+
+    private mutating func add(_ step: NameStep) {
         renameCount += 1
-        renames?.append(rename)
+        renames?.append(step)
     }
 
     /// Every member named one of `names` (as the renamings added before leave it) is dropped,
@@ -167,6 +195,22 @@ struct ContainerPass {
     @inline(__always)
     static func drops(_ name: [UInt8]) -> Bool { name.count == 1 && name[0] == 0xFF }
 
+    /// Every member named one of `names` (as the renamings added before leave it), at every
+    /// depth, keeps its name and has its value edited by `edit` (`coerce $..name`): a renaming
+    /// that gives `ContainerPass.edited` to those names, with `edit` at its place. A pass with
+    /// value edits gives up on such a member whose value is a container (the tree edits it).
+    mutating func edit(named names: [[UInt8]], _ edit: @escaping TextValueEdit) {
+        add(NameStep(rename: { name in names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } } ? ContainerPass.edited : nil }, edit: edit))
+    }
+
+    /// What a renaming gives a member whose value it edits (see `edit(named:_:)`): a byte no
+    /// UTF-8 text holds; the name stays.
+    static var edited: [UInt8] { [0xFE] }
+
+    /// Whether `name`, given by a renaming, marks the member's value for its edit.
+    @inline(__always)
+    static func edits(_ name: [UInt8]) -> Bool { name.count == 1 && name[0] == 0xFE }
+
     /// Adds what `other` does after what this pass does.
     mutating func merge(_ other: ContainerPass) {
         nullEmptyObjects = nullEmptyObjects || other.nullEmptyObjects
@@ -174,7 +218,7 @@ struct ContainerPass {
         nullBlankStrings = nullBlankStrings || other.nullBlankStrings
         trim = trim || other.trim
         dropsMembers = dropsMembers || other.dropsMembers
-        for rename in other.renames ?? [] { self.rename(rename) }
+        for step in other.renames ?? [] { add(step) }
     }
 
     /// What becomes `null` as the bits of a pass's key (bits 0-3; see `RecordFilterChain`).

@@ -679,6 +679,9 @@ final class RecordFilterChain {
         // Dropping members may leave an object empty, which a `{}` to `null` after the drop would
         // see and a pass, which decides on the text, would not: the filters see those.
         if pass.dropsMembers && pass.nullEmptyObjects { return nil }
+        // A value edit and blank strings to `null` both change strings, in rule order, which a
+        // pass does not keep; and a pass marks at most 64 edits.
+        if pass.editsValues && (pass.nullBlankStrings || pass.renameCount > 64) { return nil }
         for index in passes.indices where passes[index].key == key { return index }
         guard passes.count < Self.maxPasses else { return nil }
         passes.append(
