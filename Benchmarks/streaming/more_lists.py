@@ -45,6 +45,8 @@ MORE_WORKLOADS = {
                   "mapValues $[*].avatar with an object case"),
     "DESCDEFAULT": ([KEYED, {"op": "default", "path": "$..avatar", "key": "alt", "value": ""}], "default $..avatar alt"),
     "DESCCOERCE": ([KEYED, {"op": "coerce", "path": "$..followers", "to": "string"}], "coerce $..followers to string"),
+    "DESCMAP": ([KEYED, {"op": "mapValues", "path": "$..role", "cases": [["member", "m"], ["moderator", "mod"]]}],
+                "mapValues $..role with string cases"),
     "DESCRENAME": ([KEYED, {"op": "renameKeys", "path": "$..profile", "map": {"bio": "about"}}],
                    "renameKeys $..profile bio → about"),
     "LENGTH": ([KEYED, {"op": "remove", "path": "$[*].groups[?length(@.name) > 6]"}],

@@ -1902,12 +1902,13 @@ import Testing
         }
     }
 
-    /// `coerce` at any depth (`$..n`): a container goes by as text, the scalar values of the
-    /// members of that name converted on it (`ContainerPass.edit(named:_:)`), with renamings
-    /// before and after, a drop, nulling of `[]` after, and each target. What the pass leaves to
-    /// the tree gives the tree's bytes or error: a value it cannot convert, a container under the
-    /// name, two edits of one value, blank strings to `null` (whose order with an edit a pass does
-    /// not keep), a name twice, invalid text.
+    /// `coerce` and `mapValues` at any depth (`$..n`): a container goes by as text, the scalar
+    /// values of the members of that name converted on it (`ContainerPass.edit(named:_:)`), with
+    /// renamings before and after, a drop, nulling of `[]` after, each target, and cases of each
+    /// kind. What the pass leaves to the tree gives the tree's bytes or error: a value it cannot
+    /// convert or map (`onOther: "error"`), a container under the name, a case whose `to` is a
+    /// container, two edits of one value, blank strings to `null` (whose order with an edit a
+    /// pass does not keep), a name twice, invalid text.
     @Test(arguments: [
         (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$..n","to":"string"}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*]..['n','m']","to":"number","onFail":"keep"}]"#, true),
@@ -1916,6 +1917,8 @@ import Testing
         (#"[{"op":"keyedToArray"},{"op":"remove","path":"$..x"},{"op":"coerce","path":"$..n","to":"boolean","onFail":"null"},{"op":"emptyArrayToNull"}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$..n","to":"string"},{"op":"coerce","path":"$..n","to":"number"}]"#, false),
         (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$..n","to":"string"},{"op":"blankStringToNull"}]"#, false),
+        (#"[{"op":"keyedToArray"},{"op":"mapValues","path":"$..n","cases":[["true",true],[1.5,"one and a half"],[null,0],[-0,"zero"]]}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"mapValues","path":"$..['n','m']","cases":[["12",12],[{"a":1},1]],"onOther":"null"},{"op":"convertKeys","to":"camelCase"}]"#, true),
     ])
     func valuesAreConvertedOnTheText(_ spec: String, _ passes: Bool) throws {
         let records = #"""
@@ -1937,6 +1940,8 @@ import Testing
             (#"{"r1": {"a": {"n": 1, "n": 2}}, "r2": {"a": {"b": 1}}}"#, spec),
             (#"{"r1": {"a": {"n": [1, tru]}}, "r2": {"a": {"b": 1}}}"#, spec),
             (#"{"r1": {"a": {"n": 12345678901234567890123}}, "r2": {"a": {"n": "9007199254740993"}}}"#, spec),
+            (#"{"r1": {"a": {"n": 1}}, "r2": {"a": {"n": 2}}}"#, #"[{"op":"keyedToArray"},{"op":"mapValues","path":"$..n","cases":[[1,{"one":[1]}]]}]"#),
+            (#"{"r1": {"a": {"n": 1}}, "r2": {"a": {"n": 2}}}"#, #"[{"op":"keyedToArray"},{"op":"mapValues","path":"$..n","cases":[[1,"one"]],"onOther":"error"}]"#),
         ] {
             #expect(Self.compare(try Rules(json: rules), Array(bad.utf8), context: "rules \(rules) input \(bad)"))
         }

@@ -162,7 +162,8 @@ static void path(recipe *r, text *t) {
     static const char *segments[] = {".a", ".b", ".id", ".data", ".users", ".*", "[*]", "[0]", "[1]", "[-1]", "[-2:]", "[::-1]", "[0,-1]", "[:-1:2]",
                                      "..a", "..*", "..[*]", "..[0]", "..id", "['x_y']", "[\\\"k\\\\\\\"q\\\"]",
                                      "['\\\\u00e9']", "..['a']", "[ 'b' ]", " .a",
-                                     "[?@.a]", "[?@ == 1 || @ == '']", "..[?@.id > 0]", "[?length(@) > 1]", "[?@.a == @.b]"};
+                                     "[?@.a]", "[?@ == 1 || @ == '']", "..[?@.id > 0]", "[?length(@) > 1]", "[?@.a == @.b]",
+                                     "[?length(@.a) > 1]", "[?match(@.id, 'a.*')]", "..[?search(@.a, '[0-9]')]"};
     put(t, "\"$");
     unsigned count = pick(r, 5);
     if (pick(r, 64) == 0) count = 40 + amount(r) % 400;
@@ -180,7 +181,7 @@ static void rule(recipe *r, text *t) {
     put(t, "\"");
     unsigned params = pick(r, 4);
     for (unsigned i = 0; i < params; i++) {
-        switch (pick(r, 12)) {
+        switch (pick(r, 13)) {
         case 0: case 1: case 2: put(t, ",\"path\":"); path(r, t); break;
         case 3: put(t, ",\"key\":"); name(r, t); break;
         case 4: put(t, ",\"idKey\":"); name(r, t); break;
@@ -190,6 +191,7 @@ static void rule(recipe *r, text *t) {
         case 8: put(t, ",\"value\":"); value(r, t, 6); break;
         case 9: put(t, pick(r, 2) ? ",\"onFail\":\"null\"" : ",\"onConflict\":\"keep\""); break;
         case 10: put(t, pick(r, 2) ? ",\"nonObject\":\"wrap\"" : ",\"wrapIn\":\"w\""); break;
+        case 11: put(t, pick(r, 2) ? ",\"matching\":\"a|id|x_.*\"" : ",\"to\":\"string\""); break;
         default: put(t, ",\"trim\":true"); break;
         }
     }

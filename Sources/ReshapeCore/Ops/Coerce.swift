@@ -170,18 +170,9 @@ extension Coerce {
     }
 
     /// A record's member goes past the filters as `RecordFilterContext.pathNeeds` says; one whose
-    /// value holds the selected members at any depth (`PathMatcher.namesSelectedAtAnyDepth`)
-    /// goes past as text, its members converted on it.
+    /// value holds the selected members at any depth goes past as text, converted on it.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
-        guard let matcher = PathMatcher(path, filters: true), let needs = context.pathNeeds(matcher) else { return nil }
-        guard let below = matcher.namesSelectedAtAnyDepth, let record = context.recordStates(matcher) else { return needs }
-        let edit = textEdit
-        return { name in
-            guard matcher.child(record, name: name.bytes, hash: name.hash) == below.states else { return needs(name) }
-            var use = MemberUse()
-            use.pass.edit(named: below.names, edit)
-            return use
-        }
+        PathMatcher(path, filters: true).flatMap { context.pathNeeds($0, editingBelow: textEdit) }
     }
 
     private final class Filter: RecordFilter {

@@ -137,6 +137,9 @@ extension MapValues {
         let cases = self.cases
         let onOther = self.onOther
         let mapsContainers = self.mapsContainers
+        // `$..status`: a container in those states goes by as text, those members' scalar values
+        // mapped by the pass that copies it (`ContainerPass.edit(named:_:)`).
+        let editsBelow = matcher.namesSelectedAtAnyDepth.map { ($0.states, $0.names, textEdit) }
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
             // The `to` values' tokens, made once per thread, their bytes kept by the filter.
             let kept = TokenArena()
@@ -151,9 +154,38 @@ extension MapValues {
                 arena.grow(to.growth)
                 return targets[index][...]
             }
-            return ValueHolding(cursor: cursor, next: next, arena: arena, made: made) { (tokens, values) throws(ReshapeError) in
+            return ValueHolding(cursor: cursor, next: next, arena: arena, editsBelow: editsBelow, made: made) { (tokens, values) throws(ReshapeError) in
                 try Self.edit(tokens.startIndex..<tokens.endIndex, in: values, cases: cases, onOther: onOther, mapsContainers: mapsContainers)
             }
         }
+    }
+
+    /// `edit` on a scalar's token, as a container copied from the text maps it: nil where the
+    /// tree must decide (no case with `onOther: "error"`, a case whose `to` is a container).
+    var textEdit: TextValueEdit {
+        let cases = self.cases
+        let onOther = self.onOther
+        let mapsContainers = self.mapsContainers
+        return { token in
+            let one = [token]
+            let values = TokenFilterValues(tokens: one[...], arena: nil)
+            guard let edit = try? Self.edit(0..<1, in: values, cases: cases, onOther: onOther, mapsContainers: mapsContainers)
+            else { return nil }
+            switch edit {
+            case .keep: return (.keep, 0)
+            case .null: return (.null, 0)
+            case .made(let index):
+                let to = cases[index].to
+                guard let first = to.text.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "[") else { return nil }
+                return (.canonical(to.text), to.growth.bound)
+            default: return nil
+            }
+        }
+    }
+
+    /// A record's member goes past the filters as `RecordFilterContext.pathNeeds` says; one whose
+    /// value holds the selected members at any depth goes past as text, mapped on it.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        PathMatcher(path, filters: true).flatMap { context.pathNeeds($0, editingBelow: textEdit) }
     }
 }

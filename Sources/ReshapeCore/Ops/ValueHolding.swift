@@ -27,17 +27,23 @@ final class ValueHolding: RecordFilter {
     @exclusivity(unchecked) private var making: [RecordToken] = []
     /// `null`, the tokens of a value edited to it.
     private let nullTokens = ValueHolding.null
+    /// For an op whose path selects, below some values, only members of some names at any depth
+    /// (`PathMatcher.namesSelectedAtAnyDepth`) and that can edit their scalars on the text: those
+    /// states, the names, and the edit. A container in those states goes by as text.
+    let editsBelow: (states: PathMatcher.States, names: [[UInt8]], edit: TextValueEdit)?
 
     /// - Parameter renames: the tokens made may hold names the object had not (the writer
     ///   compares them).
     init(
         cursor: PathCursor, renames: Bool = false, next: any RecordFilter, arena: TokenArena,
+        editsBelow: (PathMatcher.States, [[UInt8]], TextValueEdit)? = nil,
         made: @escaping (_ index: Int) -> ArraySlice<RecordToken> = { _ in ValueHolding.null }, edit: @escaping Edit
     ) {
         self.cursor = cursor
         self.renames = renames
         self.next = next
         self.arena = arena
+        self.editsBelow = editsBelow
         self.made = made
         self.edit = edit
     }
@@ -87,6 +93,16 @@ final class ValueHolding: RecordFilter {
     }
 
     func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && held.isEmpty }
+
+    /// A container in `editsBelow`'s states goes by as text, the selected scalars edited on it.
+    func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
+        guard held.isEmpty else { return false }
+        let states = cursor.peek()
+        if states == 0 { return true }
+        guard let editsBelow, states == editsBelow.states else { return false }
+        pass.edit(named: editsBelow.names, editsBelow.edit)
+        return true
+    }
 
     func skip(_ token: RecordToken) { cursor.skip() }
 

@@ -379,6 +379,8 @@ extension JSONParser {
             out.append("null" as StaticString)
         case .scalar(let scalar):
             scalar.write(to: &out)
+        case .canonical(let text):
+            text.withUnsafeBytes { out.append($0) }
         }
         return .written
     }

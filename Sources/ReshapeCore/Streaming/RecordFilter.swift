@@ -128,6 +128,8 @@ enum ScalarEdit {
     case keep
     case null
     case scalar(MadeScalar)
+    /// A scalar's canonical text (a `mapValues` case's `to`), written as it is.
+    case canonical([UInt8])
 }
 
 /// What the filters do at every depth of a container that goes by as text (see
@@ -347,6 +349,20 @@ struct RecordFilterContext {
             var kinds: ValueKinds = states != 0 ? .containers : []
             if whole { kinds.formUnion(selectedRecord?(name) ?? .all) }
             return MemberUse(tokens: kinds)
+        }
+    }
+
+    /// As `pathNeeds`, but for an op that edits the scalar values its path selects by name at
+    /// any depth (`PathMatcher.namesSelectedAtAnyDepth`, `$..followers`): a member whose value
+    /// holds them goes past as text, `edit` converting them on it (`ContainerPass.edit(named:_:)`).
+    func pathNeeds(_ matcher: PathMatcher, editingBelow edit: @escaping TextValueEdit) -> MemberNeeds? {
+        guard let needs = pathNeeds(matcher) else { return nil }
+        guard let below = matcher.namesSelectedAtAnyDepth, let record = recordStates(matcher) else { return needs }
+        return { name in
+            guard matcher.child(record, name: name.bytes, hash: name.hash) == below.states else { return needs(name) }
+            var use = MemberUse()
+            use.pass.edit(named: below.names, edit)
+            return use
         }
     }
 
