@@ -248,14 +248,7 @@ extension JSONParser {
                 case UInt8(ascii: "\""):
                     if frames.isEmpty && id != nil { return false }
                     guard let span = try? scanString() else { return false }
-                    let content: UnsafeRawBufferPointer
-                    if span.hasEscapes {
-                        valueBuffer.removeAll()
-                        Self.decodeEscapes(text, span, into: &valueBuffer)
-                        content = valueBuffer.bytes
-                    } else {
-                        content = UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
-                    }
+                    let content = decoded(span)
                     if fast.nullBlankStrings && BlankStringToNull.isBlank(content, trim: fast.trim) {
                         out.append("null" as StaticString)
                     } else if span.hasEscapes {
@@ -326,6 +319,16 @@ extension JSONParser {
         }
     }
 
+    /// The content of the string `span` (read last): in the text, or decoded from its escapes
+    /// into `valueBuffer`, valid until the next string is decoded.
+    @inline(__always)
+    private mutating func decoded(_ span: StringSpan) -> UnsafeRawBufferPointer {
+        guard span.hasEscapes else { return UnsafeRawBufferPointer(rebasing: text[span.start..<span.end]) }
+        valueBuffer.removeAll()
+        Self.decodeEscapes(text, span, into: &valueBuffer)
+        return valueBuffer.bytes
+    }
+
     /// What `writeEdited` did.
     private enum EditedValue {
         /// The edited value is written.
@@ -351,13 +354,7 @@ extension JSONParser {
         switch text[index] {
         case UInt8(ascii: "\""):
             guard let span = try? scanString() else { return .giveUp }
-            if span.hasEscapes {
-                valueBuffer.removeAll()
-                Self.decodeEscapes(text, span, into: &valueBuffer)
-                token = RecordToken(.string, valueBuffer.bytes, flag: false)
-            } else {
-                token = RecordToken(.string, UnsafeRawBufferPointer(rebasing: text[span.start..<span.end]), flag: true)
-            }
+            token = RecordToken(.string, decoded(span), flag: !span.hasEscapes)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             guard case .success(let (literal, end)) = NumberLiteral.scan(text, from: index) else { return .giveUp }
             token = RecordToken(.number, literal.text, flag: literal.isReal)
@@ -425,14 +422,7 @@ extension JSONParser {
         skipWhitespace()
         guard index < text.count, text[index] == UInt8(ascii: ":") else { return .invalid }
         index += 1
-        let name: UnsafeRawBufferPointer
-        if span.hasEscapes {
-            valueBuffer.removeAll()
-            Self.decodeEscapes(text, span, into: &valueBuffer)
-            name = valueBuffer.bytes
-        } else {
-            name = UnsafeRawBufferPointer(rebasing: text[span.start..<span.end])
-        }
+        let name = decoded(span)
         let readHash = RecordNames.hash(name)
         let writtenHash: UInt64
         var dropped = false
