@@ -18,6 +18,8 @@ import Testing
         ("[\\-\\]]", "]", true, true), ("\\t\\n\\r", "\t\n\r", true, true), ("(a|b)*c", "ababab", false, false),
         ("\\p{Nd}{3}", "١٢٣", true, true), ("x{0}", "", true, true), ("(((a)))", "a", true, true),
         ("[.]", ".", true, true), ("[.]", "a", false, false), ("\\p{Zs}", "\u{00A0}", true, true),
+        // Larger than the automaton's scratch on the stack (see `IRegexp.run`): on the heap.
+        ("(ab|é){0,30}c", "ababéc", true, true), ("(ab|é){0,30}c", "xaébd", false, false), ("(ab|é){0,30}c", "xébc", false, true),
     ]
 
     @Test func matchesWholeAndAnywhere() throws {

@@ -68,39 +68,48 @@ struct IRegexp: Sendable {
     }
 
     /// Runs the automaton over `text`'s scalars, decoded as it goes. Its two state sets and the
-    /// closure's stack are one temporary allocation (on the stack for small patterns), so a
-    /// match allocates nothing on the heap for them: `remove`'s `matching` runs once per name.
+    /// closure's stack are one allocation: on the stack for a pattern of up to 42 instructions
+    /// (1 KiB, which any thread has), so such a match allocates nothing on the heap (`remove`'s
+    /// `matching` runs once per name); on the heap for larger ones.
     private func run(_ text: UnsafeRawBufferPointer, anywhere: Bool) -> Bool {
-        let count = program.count
         // Two sets (a sparse index and a member list each) and a stack: each instruction enters a
         // closure once and pushes at most two, after the first push.
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 6 * count + 2) { scratch in
-            guard let base = scratch.baseAddress else { return false }
-            var current = StateSet(base, count: count)
-            var next = StateSet(base + 2 * count, count: count)
-            let stack = base + 4 * count
-            var offset = 0
-            addClosure(0, to: &current, stack: stack, atStart: true, atEnd: text.isEmpty)
-            if anywhere && current.contains(count - 1) { return true }
-            while offset < text.count {
-                if current.isEmpty && !anywhere { return false }
-                let scalar = Self.decode(text, at: &offset)
-                let atEnd = offset == text.count
-                next.removeAll()
-                for slot in 0..<current.count {
-                    let pc = current.member(slot)
-                    if case .scalar(let set) = program[pc], set.contains(scalar) {
-                        addClosure(pc + 1, to: &next, stack: stack, atStart: false, atEnd: atEnd)
-                    }
-                }
-                if anywhere {
-                    addClosure(0, to: &next, stack: stack, atStart: false, atEnd: atEnd)
-                    if next.contains(count - 1) { return true }
-                }
-                swap(&current, &next)
-            }
-            return current.contains(count - 1)
+        let capacity = 6 * program.count + 2
+        if capacity <= 256 {
+            return withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { run(text, anywhere: anywhere, in: $0) }
         }
+        let scratch = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
+        defer { scratch.deallocate() }
+        return run(text, anywhere: anywhere, in: scratch)
+    }
+
+    private func run(_ text: UnsafeRawBufferPointer, anywhere: Bool, in scratch: UnsafeMutableBufferPointer<Int32>) -> Bool {
+        let count = program.count
+        guard let base = scratch.baseAddress else { return false }
+        var current = StateSet(base, count: count)
+        var next = StateSet(base + 2 * count, count: count)
+        let stack = base + 4 * count
+        var offset = 0
+        addClosure(0, to: &current, stack: stack, atStart: true, atEnd: text.isEmpty)
+        if anywhere && current.contains(count - 1) { return true }
+        while offset < text.count {
+            if current.isEmpty && !anywhere { return false }
+            let scalar = Self.decode(text, at: &offset)
+            let atEnd = offset == text.count
+            next.removeAll()
+            for slot in 0..<current.count {
+                let pc = current.member(slot)
+                if case .scalar(let set) = program[pc], set.contains(scalar) {
+                    addClosure(pc + 1, to: &next, stack: stack, atStart: false, atEnd: atEnd)
+                }
+            }
+            if anywhere {
+                addClosure(0, to: &next, stack: stack, atStart: false, atEnd: atEnd)
+                if next.contains(count - 1) { return true }
+            }
+            swap(&current, &next)
+        }
+        return current.contains(count - 1)
     }
 
     /// The scalar at `offset` in valid UTF-8 `text`, moving `offset` past it (U+FFFD, one byte on,
