@@ -48,15 +48,14 @@ final class MemberDropping: RecordFilter {
     @exclusivity(unchecked) var checking = 0
     /// Per container open among the tokens taken: whether it is a selected object.
     @exclusivity(unchecked) var selected: [Bool] = []
-    /// For an op that never fails on what it selects, whose path selects a container and every
-    /// value below it (`$..*`): those states, and what `drops` says on a name's bytes. Such a
-    /// container goes by as text, the members dropped at every depth by the pass that copies it
-    /// (`ContainerPass.drop(where:)`).
-    let dropsEverywhere: (states: PathMatcher.States, drops: @Sendable (KeyBytes) -> Bool)?
+    /// For an op that never fails on what it selects: what `drops` says, on a name's bytes. A
+    /// container the path selects with every value below it (`$..*`,
+    /// `PathMatcher.selectsItselfAndEverythingBelow`) goes by as text, the members dropped at
+    /// every depth by the pass that copies it (`ContainerPass.drop(where:)`).
+    let dropsEverywhere: (@Sendable (KeyBytes) -> Bool)?
 
     init(
-        cursor: PathCursor, kinds: SelectedKinds, next: any RecordFilter,
-        dropsEverywhere: (states: PathMatcher.States, drops: @Sendable (KeyBytes) -> Bool)? = nil,
+        cursor: PathCursor, kinds: SelectedKinds, next: any RecordFilter, dropsEverywhere: (@Sendable (KeyBytes) -> Bool)? = nil,
         drops: @escaping (RecordToken) -> Bool
     ) {
         self.cursor = cursor
@@ -83,8 +82,8 @@ final class MemberDropping: RecordFilter {
         guard !dropsValue && !skipper.active && !checksValue && checking == 0 else { return false }
         let states = cursor.peek()
         if states == 0 { return true }
-        guard let dropsEverywhere, states == dropsEverywhere.states else { return false }
-        pass.drop(where: dropsEverywhere.drops)
+        guard let dropsEverywhere, cursor.matcher.selectsItselfAndEverythingBelow(states) else { return false }
+        pass.drop(where: dropsEverywhere)
         return true
     }
 

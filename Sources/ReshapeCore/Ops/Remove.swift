@@ -77,9 +77,7 @@ extension Remove {
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         if let matching {
-            let everywhere = matcher.selectsEverythingBelow.map { states in
-                (states: states, drops: { @Sendable (name: KeyBytes) in Self.matches(matching, name) })
-            }
+            let everywhere = { @Sendable (name: KeyBytes) in Self.matches(matching, name) }
             return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
                 let verdicts = KnownNames()
                 return MemberDropping(cursor: cursor, kinds: Remove.selectsWithMatching, next: next, dropsEverywhere: everywhere) { token in
@@ -111,7 +109,6 @@ extension Remove {
         // `$..name`: a container in those states goes by as text, those members dropped by the
         // pass that copies it (`ContainerPass.drop(named:)`).
         let dropsBelow = matching == nil ? matcher.namesSelectedAtAnyDepth : nil
-        let everywhere = matching == nil ? nil : matcher.selectsEverythingBelow
         return { name in
             var use = MemberUse()
             if let matching {
@@ -125,7 +122,7 @@ extension Remove {
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             if matching == nil && states & matcher.selected != 0 {
                 use.drops = true
-            } else if let matching, let everywhere, states == everywhere {
+            } else if let matching, matcher.selectsItselfAndEverythingBelow(states) {
                 // `$..* matching`: a container goes past with the members that match dropped
                 // on its text, at every depth.
                 use.pass.drop { Self.matches(matching, $0) }

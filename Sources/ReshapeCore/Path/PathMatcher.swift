@@ -250,6 +250,10 @@ struct PathMatcher: Sendable {
         return states & (1 << States(segments.count - 1)) != 0
     }
 
+    /// Whether a node in `states` is selected, and every value below it (see
+    /// `selectsEverythingBelow`).
+    func selectsItselfAndEverythingBelow(_ states: States) -> Bool { states & selected != 0 && selectsEverythingBelow(states) }
+
     /// The states of the child named `name` (whose `RecordNames.hash` is `hash`) of a node in
     /// `states`; with `verdicts`, the filters' on that child (by default, as if every filter took
     /// it: exact only where `filters(states)` is false).
@@ -309,15 +313,6 @@ struct PathMatcher: Sendable {
     var namesSelectedAtAnyDepth: (states: States, names: [[UInt8]])? {
         let states = selected >> 1
         return namesSelectedBelow(states).map { (states, $0) }
-    }
-
-    /// When the path ends in `..*`: the states of a node it selects and below which it selects
-    /// every value, at any depth (the last segment waiting, and the node selected). Each child of
-    /// such a node is in those states again. Nil for other paths.
-    var selectsEverythingBelow: States? {
-        let last = segments.count - 1
-        guard last >= 0, case .descendant(.wildcard) = segments[last] else { return nil }
-        return 1 << States(last) | selected
     }
 
     /// Whether a segment live in `states` has a selector, itself or one in its union, that
