@@ -1902,7 +1902,7 @@ import Testing
         }
     }
 
-    /// `coerce` and `mapValues` at any depth (`$..n`): a container goes by as text, the scalar
+    /// `coerce`, `mapValues` and `blankStringToNull` at any depth (`$..n`): a container goes by as text, the scalar
     /// values of the members of that name converted on it (`ContainerPass.edit(named:_:)`), with
     /// renamings before and after, a drop, nulling of `[]` after, each target, and cases of each
     /// kind. What the pass leaves to the tree gives the tree's bytes or error: a value it cannot
@@ -1919,6 +1919,8 @@ import Testing
         (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$..n","to":"string"},{"op":"blankStringToNull"}]"#, false),
         (#"[{"op":"keyedToArray"},{"op":"mapValues","path":"$..n","cases":[["true",true],[1.5,"one and a half"],[null,0],[-0,"zero"]]}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"mapValues","path":"$..['n','m']","cases":[["12",12],[{"a":1},1]],"onOther":"null"},{"op":"convertKeys","to":"camelCase"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"blankStringToNull","path":"$..n","trim":true},{"op":"coerce","path":"$..m","to":"number","onFail":"keep"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"blankStringToNull","path":"$..['n','x']"},{"op":"blankStringToNull"}]"#, false),
     ])
     func valuesAreConvertedOnTheText(_ spec: String, _ passes: Bool) throws {
         let records = #"""

@@ -65,18 +65,41 @@ extension BlankStringToNull {
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let trim = self.trim
-        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in Filter(cursor: cursor, trim: trim, next: next) }
+        // `$..status`: a container in those states goes by as text, those members' blank strings
+        // made `null` by the pass that copies it (`ContainerPass.edit(named:_:)`).
+        let editsBelow = matcher.namesSelectedAtAnyDepth.map { ($0.states, $0.names, textEdit) }
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
+            Filter(cursor: cursor, trim: trim, editsBelow: editsBelow, next: next)
+        }
+    }
+
+    /// `edit` on a scalar's token, as a container copied from the text edits it.
+    var textEdit: TextValueEdit {
+        let trim = self.trim
+        return { token in
+            let one = [token]
+            guard case .null = Self.edit(0..<1, in: TokenFilterValues(tokens: one[...], arena: nil), trim: trim) else { return (.keep, 0) }
+            return (.null, 0)
+        }
     }
 
     /// A record's members whose values are strings or containers, when the path selects them or
     /// selects in them (nothing else holds a string); in a container whose every value the path
-    /// selects (`$..*`), that is done on the text.
+    /// selects (`$..*`), or where it selects only members of some names at any depth
+    /// (`$..status`), that is done on the text.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
         guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let trim = self.trim
+        let below = matcher.namesSelectedAtAnyDepth
+        let edit = textEdit
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             guard states != 0 else { return MemberUse() }
+            if let below, states == below.states {
+                var use = MemberUse()
+                use.pass.edit(named: below.names, edit)
+                return use
+            }
             guard matcher.selectsEverythingBelow(states) else {
                 // A string when selected; a container, which may hold selected strings.
                 return MemberUse(tokens: states & matcher.selected != 0 ? [.string, .object, .array] : .containers)
@@ -97,11 +120,14 @@ extension BlankStringToNull {
 
         @exclusivity(unchecked) var cursor: PathCursor
         let trim: Bool
+        /// See `PathMatcher.namesSelectedAtAnyDepth`: the states, the names, and the edit on the text.
+        let editsBelow: (states: PathMatcher.States, names: [[UInt8]], edit: TextValueEdit)?
         let next: any RecordFilter
 
-        init(cursor: PathCursor, trim: Bool, next: any RecordFilter) {
+        init(cursor: PathCursor, trim: Bool, editsBelow: (PathMatcher.States, [[UInt8]], TextValueEdit)?, next: any RecordFilter) {
             self.cursor = cursor
             self.trim = trim
+            self.editsBelow = editsBelow
             self.next = next
         }
 
@@ -113,10 +139,14 @@ extension BlankStringToNull {
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 }
 
         /// Everything below the container is selected (`$..*`): each blank string in it becomes
-        /// `null` on the text.
+        /// `null` on the text; or only members of some names at any depth (`$..status`): theirs.
         func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
             let states = cursor.peek()
             if states == 0 { return true }
+            if let editsBelow, states == editsBelow.states {
+                pass.edit(named: editsBelow.names, editsBelow.edit)
+                return true
+            }
             guard cursor.matcher.selectsEverythingBelow(states) else { return false }
             pass.nullBlankStrings = true
             pass.trim = pass.trim || trim
