@@ -583,12 +583,15 @@ struct MemberComparison {
     /// UTF-8 would be reached through a copy at each comparison).
     private let literal: FilterScalarKind
     private let bytes: [UInt8]
+    /// For `match` and `search`: the pattern (nil when it is not an I-Regexp: nothing matches).
+    /// Kept apart from `test`, which stays a plain value to switch on.
+    private let regexp: IRegexp?
 
     private enum Test {
         /// The member, or its length, `op` the literal (which is on the left with `literalFirst`).
         case compare(ComparisonOperator, length: Bool, literalFirst: Bool)
-        /// `match` (whole) or `search`; nil: the pattern is not an I-Regexp, and nothing matches.
-        case regexp(IRegexp?, whole: Bool)
+        /// `match` (whole) or `search`, with `regexp`.
+        case regexp(whole: Bool)
     }
 
     private enum FilterScalarKind {
@@ -621,12 +624,14 @@ struct MemberComparison {
             } else {
                 return nil
             }
+            regexp = nil
         case .function(let call):
             guard call.name == .match || call.name == .search, call.arguments.count == 2,
                 case .value(let subject) = call.arguments[0], let name = member(subject),
                 case .value(.literal(let pattern)) = call.arguments[1]
             else { return nil }
-            (self.name, literal, test) = (name, pattern, .regexp(call.pattern, whole: call.name == .match))
+            (self.name, literal, test) = (name, pattern, .regexp(whole: call.name == .match))
+            regexp = call.pattern
         default:
             return nil
         }
@@ -643,7 +648,7 @@ struct MemberComparison {
     /// length of a container).
     func holds(_ value: FilterScalar, work: inout Int) -> Bool? {
         switch test {
-        case .regexp(let regexp, let whole):
+        case .regexp(let whole):
             guard let regexp, case .string(let text) = value else { return false }
             work = work.addingClamped(LineCounter.scalars(in: text).multipliedClamped(by: regexp.size / 16 + 1))
             return whole ? regexp.matches(utf8: text) : regexp.occurs(inUTF8: text)
