@@ -67,7 +67,7 @@ extension BlankStringToNull {
         let trim = self.trim
         // `$..status`: a container in those states goes by as text, those members' blank strings
         // made `null` by the pass that copies it (`ContainerPass.edit(named:_:)`).
-        let editsBelow = matcher.namesSelectedAtAnyDepth.map { ($0.states, $0.names, textEdit) }
+        let editsBelow = EditsBelow(matcher, textEdit)
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
             Filter(cursor: cursor, trim: trim, editsBelow: editsBelow, next: next)
         }
@@ -90,16 +90,12 @@ extension BlankStringToNull {
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
         guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let trim = self.trim
-        let below = matcher.namesSelectedAtAnyDepth
-        let edit = textEdit
+        let below = EditsBelow(matcher, textEdit)
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             guard states != 0 else { return MemberUse() }
-            if let below, states == below.states {
-                var use = MemberUse()
-                use.pass.edit(named: below.names, edit)
-                return use
-            }
+            var edited = MemberUse()
+            if below?.passes(states, into: &edited.pass) == true { return edited }
             guard matcher.selectsEverythingBelow(states) else {
                 // A string when selected; a container, which may hold selected strings.
                 return MemberUse(tokens: states & matcher.selected != 0 ? [.string, .object, .array] : .containers)
@@ -120,11 +116,10 @@ extension BlankStringToNull {
 
         @exclusivity(unchecked) var cursor: PathCursor
         let trim: Bool
-        /// See `PathMatcher.namesSelectedAtAnyDepth`: the states, the names, and the edit on the text.
-        let editsBelow: (states: PathMatcher.States, names: [[UInt8]], edit: TextValueEdit)?
+        let editsBelow: EditsBelow?
         let next: any RecordFilter
 
-        init(cursor: PathCursor, trim: Bool, editsBelow: (PathMatcher.States, [[UInt8]], TextValueEdit)?, next: any RecordFilter) {
+        init(cursor: PathCursor, trim: Bool, editsBelow: EditsBelow?, next: any RecordFilter) {
             self.cursor = cursor
             self.trim = trim
             self.editsBelow = editsBelow
@@ -143,10 +138,7 @@ extension BlankStringToNull {
         func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
             let states = cursor.peek()
             if states == 0 { return true }
-            if let editsBelow, states == editsBelow.states {
-                pass.edit(named: editsBelow.names, editsBelow.edit)
-                return true
-            }
+            if editsBelow?.passes(states, into: &pass) == true { return true }
             guard cursor.matcher.selectsEverythingBelow(states) else { return false }
             pass.nullBlankStrings = true
             pass.trim = pass.trim || trim

@@ -145,7 +145,7 @@ extension Coerce {
         let onFail = self.onFail
         // `$..followers`: a container in those states goes by as text, those members' scalar
         // values converted by the pass that copies it (`ContainerPass.edit(named:_:)`).
-        let editsBelow = matcher.namesSelectedAtAnyDepth.map { ($0.states, $0.names, textEdit) }
+        let editsBelow = EditsBelow(matcher, textEdit)
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
             Filter(cursor: cursor, to: to, onFail: onFail, editsBelow: editsBelow, next: next, arena: arena)
         }
@@ -188,12 +188,10 @@ extension Coerce {
         @exclusivity(unchecked) var skipper = ValueSkipper()
         /// The selected value, as the one token of a value.
         @exclusivity(unchecked) var one: [RecordToken] = [.null]
-        /// See `PathMatcher.namesSelectedAtAnyDepth`: the states (0: none), the names, and the
-        /// edit on the text.
-        let editsBelow: (states: PathMatcher.States, names: [[UInt8]], edit: TextValueEdit)?
+        let editsBelow: EditsBelow?
 
         init(
-            cursor: PathCursor, to: Target, onFail: OnFail, editsBelow: (PathMatcher.States, [[UInt8]], TextValueEdit)?,
+            cursor: PathCursor, to: Target, onFail: OnFail, editsBelow: EditsBelow?,
             next: any RecordFilter, arena: TokenArena
         ) {
             self.cursor = cursor
@@ -218,9 +216,7 @@ extension Coerce {
             guard !skipper.active else { return false }
             let states = cursor.peek()
             if states == 0 { return true }
-            guard let editsBelow, states == editsBelow.states else { return false }
-            pass.edit(named: editsBelow.names, editsBelow.edit)
-            return true
+            return editsBelow?.passes(states, into: &pass) ?? false
         }
 
         func skip(_ token: RecordToken) { cursor.skip() }

@@ -139,7 +139,7 @@ extension MapValues {
         let mapsContainers = self.mapsContainers
         // `$..status`: a container in those states goes by as text, those members' scalar values
         // mapped by the pass that copies it (`ContainerPass.edit(named:_:)`).
-        let editsBelow = matcher.namesSelectedAtAnyDepth.map { ($0.states, $0.names, textEdit) }
+        let editsBelow = EditsBelow(matcher, textEdit)
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
             // The `to` values' tokens, made once per thread, their bytes kept by the filter.
             let kept = TokenArena()

@@ -27,16 +27,14 @@ final class ValueHolding: RecordFilter {
     @exclusivity(unchecked) private var making: [RecordToken] = []
     /// `null`, the tokens of a value edited to it.
     private let nullTokens = ValueHolding.null
-    /// For an op whose path selects, below some values, only members of some names at any depth
-    /// (`PathMatcher.namesSelectedAtAnyDepth`) and that can edit their scalars on the text: those
-    /// states, the names, and the edit. A container in those states goes by as text.
-    let editsBelow: (states: PathMatcher.States, names: [[UInt8]], edit: TextValueEdit)?
+    /// For an op that edits on the text the scalars its path selects by name at any depth.
+    let editsBelow: EditsBelow?
 
     /// - Parameter renames: the tokens made may hold names the object had not (the writer
     ///   compares them).
     init(
         cursor: PathCursor, renames: Bool = false, next: any RecordFilter, arena: TokenArena,
-        editsBelow: (PathMatcher.States, [[UInt8]], TextValueEdit)? = nil,
+        editsBelow: EditsBelow? = nil,
         made: @escaping (_ index: Int) -> ArraySlice<RecordToken> = { _ in ValueHolding.null }, edit: @escaping Edit
     ) {
         self.cursor = cursor
@@ -99,9 +97,7 @@ final class ValueHolding: RecordFilter {
         guard held.isEmpty else { return false }
         let states = cursor.peek()
         if states == 0 { return true }
-        guard let editsBelow, states == editsBelow.states else { return false }
-        pass.edit(named: editsBelow.names, editsBelow.edit)
-        return true
+        return editsBelow?.passes(states, into: &pass) ?? false
     }
 
     func skip(_ token: RecordToken) { cursor.skip() }

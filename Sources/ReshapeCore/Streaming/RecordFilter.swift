@@ -123,6 +123,29 @@ struct DistinctNames {
 /// fails at the value).
 typealias TextValueEdit = @Sendable (RecordToken) -> (edit: ScalarEdit, growth: Int)?
 
+/// Where an op's path selects, below some values, only members of some names at any depth
+/// (`PathMatcher.namesSelectedAtAnyDepth`, `$..followers`), and the op edits their scalars on the
+/// text: a container in those states goes by as text, those members' values edited by the pass
+/// that copies it (`ContainerPass.edit(named:_:)`).
+struct EditsBelow {
+    let states: PathMatcher.States
+    let names: [[UInt8]]
+    let edit: TextValueEdit
+
+    /// Nil when the path selects anything else below.
+    init?(_ matcher: PathMatcher, _ edit: @escaping TextValueEdit) {
+        guard let below = matcher.namesSelectedAtAnyDepth else { return nil }
+        (states, names, self.edit) = (below.states, below.names, edit)
+    }
+
+    /// Whether a container in `states` goes by with the edit, which is then added to `pass`.
+    func passes(_ states: PathMatcher.States, into pass: inout ContainerPass) -> Bool {
+        guard states == self.states else { return false }
+        pass.edit(named: names, edit)
+        return true
+    }
+}
+
 /// A scalar value's edit on the text (see `TextValueEdit`).
 enum ScalarEdit {
     case keep
@@ -357,12 +380,10 @@ struct RecordFilterContext {
     /// holds them goes past as text, `edit` converting them on it (`ContainerPass.edit(named:_:)`).
     func pathNeeds(_ matcher: PathMatcher, editingBelow edit: @escaping TextValueEdit) -> MemberNeeds? {
         guard let needs = pathNeeds(matcher) else { return nil }
-        guard let below = matcher.namesSelectedAtAnyDepth, let record = recordStates(matcher) else { return needs }
+        guard let below = EditsBelow(matcher, edit), let record = recordStates(matcher) else { return needs }
         return { name in
-            guard matcher.child(record, name: name.bytes, hash: name.hash) == below.states else { return needs(name) }
             var use = MemberUse()
-            use.pass.edit(named: below.names, edit)
-            return use
+            return below.passes(matcher.child(record, name: name.bytes, hash: name.hash), into: &use.pass) ? use : needs(name)
         }
     }
 
