@@ -110,6 +110,7 @@ extension Rules {
                 settings.outcome?("streamed")
                 if stream.recordsOnTree > 0 { settings.outcome?("record trees") }
                 if stream.containersPassed > 0 { settings.outcome?("containers passed") }
+                if stream.copiesGivenBack > 0 { settings.outcome?("copies given back") }
                 if stream.membersPast > 0 { settings.outcome?("members past") }
                 if stream.readAhead > 0 { settings.outcome?("read ahead") }
                 if stream.passedAhead > 0 { settings.outcome?("passed ahead") }

@@ -1949,6 +1949,64 @@ import Testing
         }
     }
 
+    /// Ops at a descendant path that selects members of some names (`$..profile`) and do what a
+    /// pass cannot (rename or add members of the object, hold it, key it, flatten it): a
+    /// container goes by as text, watched for those names (`ContainerPass.watch(_:)`), and one
+    /// that holds such a member, at any depth, escaped or given that name by a rule before,
+    /// takes its tokens from its start after all. Bytes as the whole tree's on every route, no
+    /// record on its tree, containers passed on the text, and watched members met. A name
+    /// dropped before the watch is not met; what the tree decides (a name made twice, a member
+    /// twice, invalid text) is the whole tree's error.
+    @Test(arguments: [
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$..profile","to":"snake_case"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$..profile","map":{"bioText":"about"}}]"#,
+        #"[{"op":"keyedToArray"},{"op":"default","path":"$..profile","key":"country","value":"NZ"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"flatten","path":"$..profile","member":"inner"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"keep","path":"$..profile","members":["firstName","inner"]}]"#,
+        #"[{"op":"keyedToArray"},{"op":"emptyObjectToNull","path":"$..profile"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"hoist","path":"$..profile","member":"firstName","onMissing":"null"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$..groups"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"default","path":"$..profile","key":"seen","value":true},{"op":"convertKeys","to":"snake_case"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$..profile","to":"snake_case","exclude":["$[*].groups"]},{"op":"emptyArrayToNull"}]"#,
+    ])
+    func descendantNamesAreWatchedOnTheText(_ spec: String) throws {
+        let records = #"""
+            {"r1": {"avatar": {"url": "u", "sizes": [1, 2]}, "groups": [{"id": "g1", "tags": []}], "profile": {"firstName": "A", "bioText": "b", "inner": {"x": 1}}},
+             "r2": {"avatar": {"url": "v"}, "groups": [{"id": "g2", "profile": {"firstName": "B", "inner": {"y": 2}}}], "profile": {}},
+             "r3": {"avatar": {"meta": {"deep": [{"pro\u0066ile": {"firstName": "C"}}], "groups": [{"id": "n1"}]}}, "groups": [], "profile": {"lastName": "D"}},
+             "r4": {"avatar": {"url": "w", "the_profile": {"bioText": "e"}}, "groups": [{"id": "g3"}], "profile": {"firstName": "E", "inner": {}}}}
+            """#
+        try Self.expectRecordsOnTheFilters(spec, records, seeing: ["containers passed", "copies given back"])
+        for (bad, rules) in [
+            (#"{"r1": {"a": {"b": {"profile": {"x_y": 1, "xY": 2}}}}, "r2": {"a": {"b": 1}}}"#, spec),
+            (#"{"r1": {"a": {"profile": {"x": 1}, "profile": {"x": 2}}}, "r2": {"a": {"b": 1}}}"#, spec),
+            (#"{"r1": {"a": {"c": 1, "c": 2}}, "r2": {"a": {"b": 1}}}"#, spec),
+            (#"{"r1": {"a": {"c": [1, tru], "profile": {}}}, "r2": {"a": {"b": 1}}}"#, spec),
+            (#"{"r1": {"a": {"profile": {"x": 1}}}, "r2": {"a": {"profile": 3}}}"#, spec),
+            (#"{"r1": {"a": {"profile": {"x": 1}, "b": [{"profile": {}}]}}, "r2": {"a": {"b": 1}}}"#, #"[{"op":"keyedToArray"},{"op":"remove","path":"$..profile"},{"op":"default","path":"$..profile","key":"k","value":1}]"#),
+        ] {
+            #expect(Self.compare(try Rules(json: rules), Array(bad.utf8), context: "rules \(rules) input \(bad)"))
+        }
+    }
+
+    /// A value edit at `$..name` on the text meets a value it cannot edit there (a container,
+    /// two edits of one value) in a container the filters agreed to pass: the copy is given back,
+    /// and the container takes its tokens, which the op's filter edits. Bytes as the whole
+    /// tree's on every route; no record on its tree.
+    @Test(arguments: [
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].avatar.url"},{"op":"mapValues","path":"$..profile","cases":[[{},"none"],[{"a":1},"A"]],"onOther":"keep"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].avatar.url"},{"op":"coerce","path":"$..profile","to":"number","onFail":"keep"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].avatar.url"},{"op":"blankStringToNull","path":"$..profile"},{"op":"mapValues","path":"$..profile","cases":[[{"a":1},"A"]]}]"#,
+    ])
+    func valueEditsGiveContainersBackToTheFilters(_ spec: String) throws {
+        let records = #"""
+            {"r1": {"avatar": {"url": "u", "meta": {"deep": [{"profile": {"a": 1}}, {"profile": 2}]}, "sizes": {"s": [1]}}, "profile": {}},
+             "r2": {"avatar": {"url": "v", "meta": {"x": [{"pro\u0066ile": {}}], "profile": ""}}, "profile": {"a": 1}},
+             "r3": {"avatar": {"url": "w", "meta": {"profile": "12"}, "sizes": {"s": []}}, "profile": 3}}
+            """#
+        try Self.expectRecordsOnTheFilters(spec, records, seeing: ["containers passed", "copies given back"])
+    }
+
     /// Containers compared as JSON values on a record's tokens (`ValueKey` of tokens, the same
     /// bytes as of a tree): a filter comparing two members, `mapValues` with object and array
     /// cases, selected values inside selected ones mapped first, members in another order, and
@@ -1965,12 +2023,14 @@ import Testing
     }
 
     /// `records` (a keyed collection, or an array of records) through `spec` on every route
-    /// gives the whole tree's bytes, every record reshaped by the filters: none takes its tree.
-    static func expectRecordsOnTheFilters(_ spec: String, _ records: String) throws {
+    /// gives the whole tree's bytes, every record reshaped by the filters: none takes its tree;
+    /// and each outcome in `seeing` came at least once (see `StreamSettings.outcome`).
+    static func expectRecordsOnTheFilters(_ spec: String, _ records: String, seeing: [String] = []) throws {
         let rules = try Rules(json: spec)
         let outcomes = Outcomes()
         #expect(compare(rules, Array(records.utf8), outcomes: outcomes, context: "rules \(spec)"))
         let counts = outcomes.counts()
+        for outcome in seeing { #expect(counts[outcome, default: 0] > 0, "\(spec): \(outcome) never came: \(counts)") }
         #expect(counts["record trees", default: 0] == 0 && counts["failed", default: 0] == 0, "\(spec): \(counts)")
         #expect(counts["rerun", default: 0] == 0, "\(spec): \(counts)")
     }

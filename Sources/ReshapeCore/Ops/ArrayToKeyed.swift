@@ -154,6 +154,14 @@ extension ArrayToKeyed {
 
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !inArray }
 
+        /// A container it ignores, or in which its path selects only members of some names at any
+        /// depth (`$..name`), watched for them (`PathCursor.watches`).
+        func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
+            guard !inArray else { return false }
+            let states = cursor.peek()
+            return states == 0 || cursor.watches(states, into: &pass)
+        }
+
         func skip(_ token: RecordToken) { cursor.skip() }
 
         /// Two ids may meet: the writer compares the names of the objects made.

@@ -216,7 +216,8 @@ extension Coerce {
             guard !skipper.active else { return false }
             let states = cursor.peek()
             if states == 0 { return true }
-            return editsBelow?.passes(states, into: &pass) ?? false
+            // Elsewhere, watched for the names its path selects at any depth (`PathCursor.watches`).
+            return editsBelow?.passes(states, into: &pass) ?? cursor.watches(states, into: &pass)
         }
 
         func skip(_ token: RecordToken) { cursor.skip() }

@@ -122,6 +122,14 @@ extension Default {
 
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !atKey }
 
+        /// A container it ignores, or in which its path selects only members of some names at any
+        /// depth (`$..name`), watched for them (`PathCursor.watches`).
+        func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
+            guard !atKey else { return false }
+            let states = cursor.peek()
+            return states == 0 || cursor.watches(states, into: &pass)
+        }
+
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {

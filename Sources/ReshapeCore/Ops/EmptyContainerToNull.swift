@@ -105,12 +105,13 @@ private final class EmptyToNullFilter: RecordFilter {
     func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !held }
 
     /// Everything below the container is selected (`$..*`): each empty container of the kind
-    /// in it becomes `null` on the text.
+    /// in it becomes `null` on the text. Only members of some names at any depth (`$..name`):
+    /// it goes by watched for them (`PathCursor.watches`).
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
         guard !held else { return false }
         let states = cursor.peek()
         if states == 0 { return true }
-        guard cursor.matcher.selectsEverythingBelow(states) else { return false }
+        guard cursor.matcher.selectsEverythingBelow(states) else { return cursor.watches(states, into: &pass) }
         if opener.kind == .objectStart { pass.nullEmptyObjects = true } else { pass.nullEmptyArrays = true }
         return true
     }

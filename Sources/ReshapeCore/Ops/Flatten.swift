@@ -171,6 +171,14 @@ extension Flatten {
 
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !atMember }
 
+        /// A container it ignores, or in which its path selects only members of some names at any
+        /// depth (`$..name`), watched for them (`PathCursor.watches`).
+        func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
+            guard !atMember else { return false }
+            let states = cursor.peek()
+            return states == 0 || cursor.watches(states, into: &pass)
+        }
+
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {

@@ -77,12 +77,16 @@ final class MemberDropping: RecordFilter {
 
     func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active && !checksValue && checking == 0 }
 
-    /// A container selected with every value below it (see `dropsEverywhere`) goes by as text.
+    /// A container selected with every value below it (see `dropsEverywhere`) goes by as text;
+    /// so does one in which the path selects only members of some names at any depth
+    /// (`$..name`), watched for them (`PathCursor.watches`).
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
         guard !dropsValue && !skipper.active && !checksValue && checking == 0 else { return false }
         let states = cursor.peek()
         if states == 0 { return true }
-        guard let dropsEverywhere, cursor.matcher.selectsItselfAndEverythingBelow(states) else { return false }
+        guard let dropsEverywhere, cursor.matcher.selectsItselfAndEverythingBelow(states) else {
+            return cursor.watches(states, into: &pass)
+        }
         pass.drop(where: dropsEverywhere)
         return true
     }

@@ -349,7 +349,10 @@ extension MemberRenaming {
 
         /// Deep, with every name in the container renamed (it is selected, or lies in a selected
         /// value) and no `exclude` path reaching into it: each member is renamed on the text. A
-        /// container that is excluded, or inside an excluded value, keeps its names.
+        /// container that is excluded, or inside an excluded value, keeps its names. Outside a
+        /// deep renaming, where the path selects only objects of some names at any depth
+        /// (`$..profile`), it goes by watched for them (`PathCursor.watches`): where none is in
+        /// it, no name in it changes, whatever `exclude` says.
         func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
             let members = cursor.depth + 1
             if members > excludedFrom { return true }
@@ -360,7 +363,10 @@ extension MemberRenaming {
                 if states != 0 { excluderLive = true }
             }
             if ignores(token) { return true }
-            guard deep, !excluderLive, members >= deepFrom || cursor.selects(cursor.peek()) else { return false }
+            let states = cursor.peek()
+            guard deep, !excluderLive, members >= deepFrom || cursor.selects(states) else {
+                return members < deepFrom && cursor.watches(states, into: &pass)
+            }
             pass.rename(newName)
             return true
         }

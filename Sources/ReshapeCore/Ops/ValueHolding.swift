@@ -97,7 +97,8 @@ final class ValueHolding: RecordFilter {
         guard held.isEmpty else { return false }
         let states = cursor.peek()
         if states == 0 { return true }
-        return editsBelow?.passes(states, into: &pass) ?? false
+        // Elsewhere, watched for the names its path selects at any depth (`PathCursor.watches`).
+        return editsBelow?.passes(states, into: &pass) ?? cursor.watches(states, into: &pass)
     }
 
     func skip(_ token: RecordToken) { cursor.skip() }

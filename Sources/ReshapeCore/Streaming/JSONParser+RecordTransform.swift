@@ -33,6 +33,11 @@ extension JSONParser {
         var onTree = 0
         /// The value edits that meet the member whose name was read last (`RecordFastPath.renamed`).
         var edits: UInt64 = 0
+        /// The pass gave up at a member's value that the filters must see, and no sooner: one a
+        /// renaming watches (`RecordFastPath.watches`), or one its value edits cannot edit on
+        /// the text (a container, two edits, a value the op fails at). The container the pass
+        /// copies may take its tokens instead (see `RecordFilterChain`).
+        var givesBack = false
 
         /// Scratch whose rename cache keeps up to `cacheCapacity` names.
         init(cacheCapacity: Int = RenameCache.defaultCapacity) {
@@ -43,6 +48,7 @@ extension JSONParser {
             names.empty()
             frames.empty()
             edits = 0
+            givesBack = false
         }
     }
 
@@ -204,7 +210,9 @@ extension JSONParser {
                 let edits = scratch.edits
                 scratch.edits = 0
                 switch writeEdited(fast, edits, into: &out, scratch: &scratch) {
-                case .giveUp: return false
+                case .giveUp:
+                    scratch.givesBack = true
+                    return false
                 case .written: edited = true
                 case .kept: break
                 }
@@ -346,6 +354,7 @@ extension JSONParser {
     private mutating func writeEdited(
         _ fast: RecordFastPath, _ edits: UInt64, into out: inout ByteBuffer, scratch: inout NameScratch
     ) -> EditedValue {
+        if edits & fast.watches != 0 { return .giveUp }
         guard edits & (edits - 1) == 0 else { return .giveUp }
         let position = edits.trailingZeroBitCount
         guard position < fast.valueEdits.count, let edit = fast.valueEdits[position] else { return .giveUp }

@@ -27,6 +27,9 @@ final class RecordFastPath: Sendable {
     /// In a container copied from the text: the value edits among `renames`, at their places
     /// (nil at a renaming's); empty when there are none (`ContainerPass.edit(named:_:)`).
     let valueEdits: [TextValueEdit?]
+    /// In a container copied from the text: a bit per renaming, by its place, that watches
+    /// names (`ContainerPass.watch(_:)`); a member it marks stops the copy.
+    let watches: UInt64
     /// For records made by `keyedToArray` at the collection: the id member's name as written
     /// (renamed by the renamings after it; quoted, with its colon), that name's hash, and what
     /// those renamings lengthened it by (for the output bound).
@@ -41,7 +44,7 @@ final class RecordFastPath: Sendable {
     init(
         nullEmptyObjects: Bool, nullEmptyArrays: Bool = false, nullBlankStrings: Bool, trim: Bool,
         renames: [@Sendable (KeyBytes) -> [UInt8]?], dropsMembers: Bool = false, valueEdits: [TextValueEdit?] = [],
-        idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
+        watches: UInt64 = 0, idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
         idKeyLength: Int, idBlankCheck: (trim: Bool, enabled: Bool)
     ) {
         self.nullEmptyObjects = nullEmptyObjects
@@ -51,6 +54,7 @@ final class RecordFastPath: Sendable {
         self.renames = renames
         self.dropsMembers = dropsMembers
         self.valueEdits = valueEdits
+        self.watches = watches
         self.idName = idName
         self.idKeyHash = idKeyHash
         self.idKeyLength = idKeyLength
@@ -172,6 +176,9 @@ extension RecordFastPath {
             nullEmptyObjects: pass.nullEmptyObjects, nullEmptyArrays: pass.nullEmptyArrays, nullBlankStrings: pass.nullBlankStrings,
             trim: pass.trim, renames: pass.renames?.map(\.rename) ?? [], dropsMembers: pass.dropsMembers,
             valueEdits: pass.editsValues ? pass.renames?.map(\.edit) ?? [] : [],
+            watches: (pass.renames ?? []).enumerated().reduce(0) { mask, step in
+                step.element.watches && step.offset < 64 ? mask | 1 << UInt64(step.offset) : mask
+            },
             idName: nil, idKeyHash: 0,
             idKeyLength: 0, idBlankCheck: (false, false))
     }

@@ -165,8 +165,14 @@ struct ContainerPass {
     /// A blank string (with `trim`, one of white space only) becomes `null`.
     var nullBlankStrings = false
     var trim = false
-    /// How many renamings and drops were added (each filter adds one at most, always the same).
-    private(set) var renameCount = 0
+    /// How many renamings and drops were added (each filter adds one at most), watches among
+    /// them (see `watch(_:)`).
+    var renameCount: Int { counts & 0xFFFF_FFFF }
+    /// How many of the renamings watch names (see `watch(_:)`).
+    var watchCount: Int { counts >> 32 }
+    /// The renamings in the low 32 bits, the watches above: one word, as the chain makes a pass
+    /// for every container it is asked about (a word more costs outlined copies of the pass).
+    private(set) var counts = 0
     /// The renamings, in order, when they are gathered (nil: only counted, as when the chain
     /// looks for a pass it made before).
     private(set) var renames: [NameStep]? = nil
@@ -182,6 +188,9 @@ struct ContainerPass {
     struct NameStep {
         let rename: @Sendable (KeyBytes) -> [UInt8]?
         var edit: TextValueEdit? = nil
+        /// The members it marks stop the pass, for the container to take its tokens (see
+        /// `watch(named:)`).
+        var watches = false
     }
 
     /// A pass doing nothing; `gathering` keeps the renamings' functions.
@@ -196,7 +205,7 @@ struct ContainerPass {
     }
 
     private mutating func add(_ step: NameStep) {
-        renameCount += 1
+        counts += 1
         renames?.append(step)
     }
 
@@ -236,6 +245,24 @@ struct ContainerPass {
     @inline(__always)
     static func edits(_ name: [UInt8]) -> Bool { name.count == 1 && name[0] == 0xFE }
 
+    /// Adds `step`, made by `watching(_:)`: a member it marks, at any depth, stops the pass;
+    /// the container then takes its tokens, from its start, and the filter that watches sees
+    /// them (`PathCursor.watches`). Where no such member is met, that filter does nothing in
+    /// the container.
+    mutating func watch(_ step: NameStep) {
+        counts += 1 << 32
+        add(step)
+    }
+
+    /// The step that watches for members named one of `names` (as the renamings added before
+    /// leave it; see `watch(_:)`): a renaming that gives those names `ContainerPass.edited`,
+    /// with an edit the pass never runs. Made once, by the filter's cursor.
+    static func watching(_ names: [[UInt8]]) -> NameStep {
+        NameStep(
+            rename: { name in names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } } ? ContainerPass.edited : nil },
+            edit: { _ in nil }, watches: true)
+    }
+
     /// Adds what `other` does after what this pass does.
     mutating func merge(_ other: ContainerPass) {
         nullEmptyObjects = nullEmptyObjects || other.nullEmptyObjects
@@ -243,6 +270,7 @@ struct ContainerPass {
         nullBlankStrings = nullBlankStrings || other.nullBlankStrings
         trim = trim || other.trim
         dropsMembers = dropsMembers || other.dropsMembers
+        counts += other.watchCount << 32
         for step in other.renames ?? [] { add(step) }
     }
 
@@ -667,6 +695,20 @@ struct PathCursor {
 
     /// The states of a record that is an element.
     private let element: PathMatcher.States
+    /// Where the path selects, below some values, only members of some names at any depth
+    /// (`PathMatcher.namesSelectedAtAnyDepth`, `$..profile`): those values' states, and the names.
+    private let watched: WatchedNames?
+
+    /// See `watched`: held by reference, so that a cursor stays small to copy.
+    private final class WatchedNames {
+        let states: PathMatcher.States
+        let step: ContainerPass.NameStep
+
+        init(states: PathMatcher.States, step: ContainerPass.NameStep) {
+            self.states = states
+            self.step = step
+        }
+    }
     /// The verdicts of the path's filters on the child about to be stepped to, which a
     /// `FilterGate` before the filter gives (nil when the path has none).
     private let verdicts: FilterVerdicts?
@@ -678,6 +720,19 @@ struct PathCursor {
         self.parent = parent
         self.verdicts = verdicts
         element = matcher.child(parent, index: 0)
+        watched = matcher.namesSelectedAtAnyDepth.map { WatchedNames(states: $0.states, step: ContainerPass.watching($0.names)) }
+    }
+
+    /// Whether a container inside the record whose states are `states` may go by as text,
+    /// watched for the names the path selects in it at any depth (`$..profile`): where none is
+    /// met, the filter does nothing in it; where one is, the container takes its tokens
+    /// (`ContainerPass.watch(named:)`). A record itself takes its tokens: its members are
+    /// routed one by one.
+    @inline(__always)
+    func watches(_ states: PathMatcher.States, into pass: inout ContainerPass) -> Bool {
+        guard let watched, states == watched.states, !frames.isEmpty else { return false }
+        pass.watch(watched.step)
+        return true
     }
 
     /// The verdicts for the step to the next child: as if every filter took it when unknown (a

@@ -129,6 +129,10 @@ final class RecordFilterChain {
     /// Containers copied from the text with something done to them (for tests: see
     /// `StreamSettings.outcome`).
     private(set) var containersPassed = 0
+    /// Copies from the text given back at a member's value the filters must see
+    /// (`JSONParser.NameScratch.givesBack`): their containers took their tokens after all (for
+    /// tests: see `StreamSettings.outcome`).
+    private(set) var copiesGivenBack = 0
     /// A bit per filter that renames members and has a filter after it that may drop names: told
     /// of the record's members that go by it without their names (see
     /// `RecordFilter.memberWentBy`).
@@ -296,18 +300,23 @@ final class RecordFilterChain {
         guard !filters.isEmpty else { return nil }
         var pass = ContainerPass()
         var key: UInt64 = 0
+        var watchKey: UInt64 = 0
         for index in filters.indices {
-            let renames = pass.renameCount
+            let counts = pass.counts
             guard filters[index].passes(token, into: &pass) else { return nil }
-            // A filter adds one renaming at most, always the same one.
-            if pass.renameCount != renames { key |= 1 << UInt64(8 + index) }
+            // A filter adds one renaming at most: in one state always the same one, and
+            // elsewhere perhaps a watch (`ContainerPass.watch(_:)`), which has a bit of its own.
+            if pass.counts != counts {
+                key |= 1 << UInt64(8 + index)
+                if pass.counts >> 32 != counts >> 32 { watchKey |= 1 << UInt64(index) }
+            }
         }
         key |= pass.nullingKey
-        for index in passes.indices where passes[index].key == key { return index }
+        for index in passes.indices where passes[index].key == key && passes[index].watchKey == watchKey { return index }
         // A pass not met before: asked again, its renamings gathered this time.
         var gathered = ContainerPass(gathering: true)
         for filter in filters { _ = filter.passes(token, into: &gathered) }
-        return passIndex(gathered, key: key)
+        return passIndex(gathered, key: key, watchKey: watchKey)
     }
 
     /// A pass the filters agreed on, with the scratch (and the cache of renamed names) of its
@@ -315,11 +324,14 @@ final class RecordFilterChain {
     private final class CopyPass {
         /// Which filters rename (a bit each from bit 8) and what becomes `null` (bits 0-3).
         let key: UInt64
+        /// A bit per filter that watches names in it (see `ContainerPass.watch(_:)`).
+        let watchKey: UInt64
         let fast: RecordFastPath
         @exclusivity(unchecked) var scratch: JSONParser.NameScratch
 
-        init(key: UInt64, _ fast: RecordFastPath, cacheCapacity: Int) {
+        init(key: UInt64, watchKey: UInt64 = 0, _ fast: RecordFastPath, cacheCapacity: Int) {
             self.key = key
+            self.watchKey = watchKey
             self.fast = fast
             scratch = JSONParser.NameScratch(cacheCapacity: cacheCapacity)
         }
@@ -391,19 +403,11 @@ final class RecordFilterChain {
                         }
                         arena.growth = arena.growth.addingClamped(copying.scratch.growth)
                         copying.scratch.growth = 0
-                    } else if bypass == 0, let agreed = agreedPass(token) {
-                        // No rule needs its tokens: the writer copies it from the text, as the fused
+                    } else if bypass == 0, let copied = copyAgreed(token, at: open, &parser, depthLeft: depthLeft) {
+                        // No rule needs its tokens: the writer copied it from the text, as the fused
                         // pass copies a record, doing what the rules agreed on, without a token for
                         // each value in it.
-                        for filter in filters { filter.skip(token) }
-                        parser.index = open
-                        let copying = passes[agreed]
-                        guard writer.copy(&parser, copying.fast, depthLeft: depthLeft - frames.count, scratch: &copying.scratch) else {
-                            return false
-                        }
-                        arena.growth = arena.growth.addingClamped(copying.scratch.growth)
-                        copying.scratch.growth = 0
-                        if agreed != 0 { containersPassed += 1 }
+                        guard copied else { return false }
                     } else {
                         guard emit(token, asked: bypass == 0) else { return false }
                         if frames.isEmpty && arena.droppedBy > 0 && lettingGo(UnsafeRawBufferPointer(rebasing: parser.text[open...])) {
@@ -454,6 +458,35 @@ final class RecordFilterChain {
                 return parser.index == parser.text.count
             }
         }
+    }
+
+    /// Copies the container `token` opens, at `open` in the text, from the text when every
+    /// filter agrees on a pass for it (see `agreedPass`): true when copied, false when the
+    /// record must take its tree. Nil when its tokens must come: no pass agreed, or the copy met
+    /// a member a filter watches (`ContainerPass.watch(_:)`), and then nothing of it was
+    /// written, and the parser is back where it was.
+    @inline(__always)
+    private func copyAgreed(_ token: RecordToken, at open: Int, _ parser: inout JSONParser, depthLeft: Int) -> Bool? {
+        guard let agreed = agreedPass(token) else { return nil }
+        let resume = parser.index
+        parser.index = open
+        let copying = passes[agreed]
+        let mark = writer.mark
+        guard writer.copy(&parser, copying.fast, depthLeft: depthLeft - frames.count, scratch: &copying.scratch) else {
+            copying.scratch.growth = 0
+            let givesBack = copying.scratch.givesBack
+            copying.scratch.givesBack = false
+            guard givesBack else { return false }
+            copiesGivenBack += 1
+            writer.rollBack(to: mark)
+            parser.index = resume
+            return nil
+        }
+        for filter in filters { filter.skip(token) }
+        arena.growth = arena.growth.addingClamped(copying.scratch.growth)
+        copying.scratch.growth = 0
+        if agreed != 0 { containersPassed += 1 }
+        return true
     }
 
     /// Whether every filter before the one whose rule removed the record (`arena.droppedBy`) at
@@ -516,7 +549,7 @@ final class RecordFilterChain {
                 if wentBy.count > keptWentBy { wentBy.removeSubrange(keptWentBy...) }
                 route = MemberRoute(
                     token, needs ?? [], keptIn: knownRoutes.isFull ? arena : knownRoutes.kept, renamers: renamersAsked,
-                    wentBy: &wentBy, rendersName: !knownRoutes.isFull, passes: passIndex)
+                    wentBy: &wentBy, rendersName: !knownRoutes.isFull, passes: { self.passIndex($0, key: $1) })
                 if !knownRoutes.isFull {
                     knownRoutes.add(token, Int32(routes.count))
                     routes.append(route)
@@ -673,19 +706,22 @@ final class RecordFilterChain {
         }
     }
 
-    /// The index in `passes` of the pass with `key` (see `agreedPass`), made from `pass` when
-    /// new; nil when there is no room for another.
-    private func passIndex(_ pass: ContainerPass, key: UInt64) -> Int? {
+    /// The index in `passes` of the pass with `key` and `watchKey` (see `agreedPass`), made
+    /// from `pass` when new; nil when there is no room for another.
+    private func passIndex(_ pass: ContainerPass, key: UInt64, watchKey: UInt64 = 0) -> Int? {
         // Dropping members may leave an object empty, which a `{}` to `null` after the drop would
         // see and a pass, which decides on the text, would not: the filters see those.
         if pass.dropsMembers && pass.nullEmptyObjects { return nil }
-        // A value edit and blank strings to `null` both change strings, in rule order, which a
-        // pass does not keep; and a pass marks at most 64 edits.
-        if pass.editsValues && (pass.nullBlankStrings || pass.renameCount > 64) { return nil }
-        for index in passes.indices where passes[index].key == key { return index }
+        // A pass marks at most 64 edits or watches; and a value edit and blank strings to `null`
+        // both change strings, in rule order, which a pass does not keep (a watch changes nothing).
+        if pass.editsValues && pass.renameCount > 64 { return nil }
+        if pass.nullBlankStrings && pass.renames?.contains(where: { $0.edit != nil && !$0.watches }) == true { return nil }
+        for index in passes.indices where passes[index].key == key && passes[index].watchKey == watchKey { return index }
         guard passes.count < Self.maxPasses else { return nil }
         passes.append(
-            CopyPass(key: key, RecordFastPath(pass), cacheCapacity: pass.renameCount == 0 ? 1 : JSONParser.RenameCache.defaultCapacity))
+            CopyPass(
+                key: key, watchKey: watchKey, RecordFastPath(pass),
+                cacheCapacity: pass.renameCount == 0 ? 1 : JSONParser.RenameCache.defaultCapacity))
         return passes.count - 1
     }
 
@@ -795,6 +831,18 @@ final class RecordTextWriter: RecordFilter {
     /// tokens would be after `fast` (see `JSONParser.transformRecord`), and moves past it. False
     /// when the tree must decide (a duplicate or colliding name, invalid text, nesting past
     /// `depthLeft` in the input or past the depth left in the output, output past the limit).
+    /// Where the output stands before a value: see `rollBack(to:)`.
+    var mark: (count: Int, values: Int, elements: Int) {
+        (out.count, values, frames.last?.count ?? 0)
+    }
+
+    /// Takes back a value begun since `mark` (a copy that gave up), comma and all.
+    func rollBack(to mark: (count: Int, values: Int, elements: Int)) {
+        out.truncate(to: mark.count)
+        values = mark.values
+        if !frames.isEmpty { frames[frames.count - 1].count = mark.elements }
+    }
+
     func copy(_ parser: inout JSONParser, _ fast: RecordFastPath, depthLeft: Int, scratch: inout JSONParser.NameScratch) -> Bool {
         guard beginValue() else { return false }
         return parser.transformRecord(

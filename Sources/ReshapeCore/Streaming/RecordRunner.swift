@@ -335,6 +335,7 @@ final class RecordRunner: @unchecked Sendable {
         defer {
             batch.onTree = scratch.onTree
             batch.containersPassed = scratch.filters?.containersPassed ?? 0
+            batch.copiesGivenBack = scratch.filters?.copiesGivenBack ?? 0
             batch.membersPast = scratch.filters?.membersPast ?? 0
             batch.readAhead = scratch.filters?.arena.readAhead ?? 0
             batch.passedAhead = scratch.filters?.arena.passedAhead ?? 0

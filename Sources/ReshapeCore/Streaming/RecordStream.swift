@@ -50,6 +50,9 @@ final class RecordStream {
     private(set) var recordsOnTree = 0
     /// Containers in records copied from the text with something done to them (for tests).
     private(set) var containersPassed = 0
+    /// Copies from the text given back to the filters, whose containers took their tokens after
+    /// all (for tests).
+    private(set) var copiesGivenBack = 0
     /// Members of records that went past the filters, to the writer alone (for tests).
     private(set) var membersPast = 0
     /// Objects a filter decided on ahead of their tokens (for tests).
@@ -379,6 +382,7 @@ final class RecordStream {
         recordsSeen += done.slices.count
         recordsOnTree += done.onTree
         containersPassed += done.containersPassed
+        copiesGivenBack += done.copiesGivenBack
         membersPast += done.membersPast
         readAhead += done.readAhead
         passedAhead += done.passedAhead

@@ -22,6 +22,9 @@ class RecordBatch: @unchecked Sendable {
     /// Containers in records copied from the text with something done to them
     /// (`RecordFilterChain.containersPassed`; for tests).
     var containersPassed = 0
+    /// Copies from the text given back to the filters (`RecordFilterChain.copiesGivenBack`; for
+    /// tests).
+    var copiesGivenBack = 0
     /// Members of records that went past the filters (`RecordFilterChain.membersPast`; for tests).
     var membersPast = 0
     /// Objects a filter decided on ahead of their tokens (`TokenArena.readAhead`; for tests).
@@ -107,6 +110,7 @@ class RecordBatch: @unchecked Sendable {
         written = 0
         onTree = 0
         containersPassed = 0
+        copiesGivenBack = 0
         membersPast = 0
         readAhead = 0
         passedAhead = 0
