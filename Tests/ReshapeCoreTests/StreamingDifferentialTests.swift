@@ -344,8 +344,8 @@ import Testing
             (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"remove","path":"$[*].g[?@.role == 'member']"}]"#, false, false),
             (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].g[?@.role == 'member']","member":"role"}]"#, true, true),
             (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.role == 'member'].n"}]"#, true, true),
-            // Every object is looked into below (`..`): none goes by.
-            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]..g[?@.role == 'member']"}]"#, true, false),
+            // Below (`..`), an object goes by watched for `g` (`ContainerPass.watch(_:)`).
+            (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]..g[?@.role == 'member']"}]"#, true, true),
         ] {
             let rules = try Rules(json: spec)
             for extra in [nil, colliding] {
@@ -1968,6 +1968,9 @@ import Testing
         #"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$..groups"}]"#,
         #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"camelCase"},{"op":"default","path":"$..profile","key":"seen","value":true},{"op":"convertKeys","to":"snake_case"}]"#,
         #"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$..profile","to":"snake_case","exclude":["$[*].groups"]},{"op":"emptyArrayToNull"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$..groups[?@.id == 'g2' || @.id == 'n1']"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]..profile.inner","map":{"x":"ex"}}]"#,
+        #"[{"op":"keyedToArray"},{"op":"blankStringToNull","path":"$..['profile','inner'][*]"}]"#,
     ])
     func descendantNamesAreWatchedOnTheText(_ spec: String) throws {
         let records = #"""
@@ -1987,6 +1990,21 @@ import Testing
         ] {
             #expect(Self.compare(try Rules(json: rules), Array(bad.utf8), context: "rules \(rules) input \(bad)"))
         }
+    }
+
+    /// A renaming that is not deep at a path that selects every value below the records
+    /// (`$..*`, `$[*]..*`) renames every object there, as a deep one does: on the text, the
+    /// containers copied with their members renamed; a name made twice is the tree's error.
+    @Test(arguments: [
+        #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$..*","map":{"b":"bee","x":"ex"}}]"#,
+        #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]..*","map":{"b":"bee"}},{"op":"emptyArrayToNull"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$..*","to":"camelCase","deep":false}]"#,
+    ])
+    func renamingEveryValueBelowIsDeepOnTheText(_ spec: String) throws {
+        let records = #"{"r1": {"a": {"b": 1, "c": [{"b": [], "x_y": {"x": 2}}]}, "b": 3}, "r2": {"a": [], "x": {"b": {}}}}"#
+        try Self.expectRecordsOnTheFilters(spec, records, seeing: ["containers passed"])
+        let colliding = #"{"r1": {"a": {"b": 1, "c": [{"b": 2, "bee": 3}]}}, "r2": {"a": {"x": 1}}}"#
+        #expect(Self.compare(try Rules(json: spec), Array(colliding.utf8), context: "rules \(spec) input \(colliding)"))
     }
 
     /// A value edit at `$..name` on the text meets a value it cannot edit there (a container,

@@ -139,7 +139,7 @@ extension BlankStringToNull {
             let states = cursor.peek()
             if states == 0 { return true }
             if editsBelow?.passes(states, into: &pass) == true { return true }
-            guard cursor.matcher.selectsEverythingBelow(states) else { return false }
+            guard cursor.matcher.selectsEverythingBelow(states) else { return cursor.watches(states, into: &pass) }
             pass.nullBlankStrings = true
             pass.trim = pass.trim || trim
             return true

@@ -278,7 +278,9 @@ extension RenamingOperation {
                 if states != 0 { excluderLive = true }
             }
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
-            let coversValue = deep && (renamesRecord || states & matcher.selected != 0)
+            // A path that selects the value and everything below it (`$..*`) renames every
+            // object in it, as a deep renaming does.
+            let coversValue = deep && (renamesRecord || states & matcher.selected != 0) || matcher.selectsItselfAndEverythingBelow(states)
             if states == 0 && !coversValue { return use }
             if coversValue && !excluderLive {
                 use.pass.rename(newName)
@@ -348,7 +350,8 @@ extension MemberRenaming {
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && cursor.depth + 1 < deepFrom }
 
         /// Deep, with every name in the container renamed (it is selected, or lies in a selected
-        /// value) and no `exclude` path reaching into it: each member is renamed on the text. A
+        /// value), or with it and every value below it selected (`$..*`), and no `exclude` path
+        /// reaching into it: each member is renamed on the text. A
         /// container that is excluded, or inside an excluded value, keeps its names. Outside a
         /// deep renaming, where the path selects only objects of some names at any depth
         /// (`$..profile`), it goes by watched for them (`PathCursor.watches`): where none is in
@@ -364,7 +367,9 @@ extension MemberRenaming {
             }
             if ignores(token) { return true }
             let states = cursor.peek()
-            guard deep, !excluderLive, members >= deepFrom || cursor.selects(states) else {
+            // Every object in it renamed: deep, or every value in it selected (`$..*`).
+            let renamesAll = deep && (members >= deepFrom || cursor.selects(states)) || cursor.matcher.selectsItselfAndEverythingBelow(states)
+            guard renamesAll, !excluderLive else {
                 return members < deepFrom && cursor.watches(states, into: &pass)
             }
             pass.rename(newName)

@@ -176,7 +176,8 @@ extension Remove {
             let states = cursor.peek()
             guard !dropsValue && !skipper.active else { return false }
             if states == 0 { return true }
-            guard dropStates != 0 && states == dropStates else { return false }
+            // Elsewhere, watched for the names its path goes on through (`PathCursor.watches`).
+            guard dropStates != 0 && states == dropStates else { return cursor.watches(states, into: &pass) }
             pass.drop(named: dropNames)
             return true
         }

@@ -315,6 +315,31 @@ struct PathMatcher: Sendable {
         return namesSelectedBelow(states).map { (states, $0) }
     }
 
+    /// The states below which the path goes on only through members of some names, at any
+    /// depth: one descendant segment whose selector is a name or a union of names, waiting
+    /// alone (`$..profile`, `$..groups[?@.x]`, `$[*]..profile.name`), each with those names. A
+    /// node in such states is not selected, and nothing below it is but through a member of
+    /// one of those names (see `PathCursor.watches`).
+    var namesLeadingOnAtAnyDepth: [(states: States, names: [[UInt8]])] {
+        var found: [(states: States, names: [[UInt8]])] = []
+        for (offset, segment) in segments.enumerated() {
+            guard case .descendant(let selector) = segment else { continue }
+            var names: [[UInt8]] = []
+            switch selector {
+            case .name(let member): names.append(Array(member.bytes))
+            case .union(let selectors):
+                for selector in selectors {
+                    guard case .name(let member) = selector else { break }
+                    names.append(Array(member.bytes))
+                }
+                guard names.count == selectors.count else { continue }
+            default: continue
+            }
+            found.append((1 << States(offset), names))
+        }
+        return found
+    }
+
     /// Whether a segment live in `states` has a selector, itself or one in its union, that
     /// `matches`.
     private func hasLive(_ states: States, _ matches: (JSONPath.Selector) -> Bool) -> Bool {

@@ -245,13 +245,14 @@ struct ContainerPass {
     @inline(__always)
     static func edits(_ name: [UInt8]) -> Bool { name.count == 1 && name[0] == 0xFE }
 
-    /// Adds `step`, made by `watching(_:)`: a member it marks, at any depth, stops the pass;
-    /// the container then takes its tokens, from its start, and the filter that watches sees
-    /// them (`PathCursor.watches`). Where no such member is met, that filter does nothing in
-    /// the container.
-    mutating func watch(_ step: NameStep) {
-        counts += 1 << 32
-        add(step)
+    /// Adds the step `step` gives, made by `watching(_:)`: a member it marks, at any depth,
+    /// stops the pass; the container then takes its tokens, from its start, and the filter that
+    /// watches sees them (`PathCursor.watches`). Where no such member is met, that filter does
+    /// nothing in the container. (`step` is asked only when the steps are gathered: a pass that
+    /// is only counted takes no reference to its functions.)
+    mutating func watch(_ step: () -> NameStep) {
+        counts += 1 << 32 | 1
+        if renames != nil { renames?.append(step()) }
     }
 
     /// The step that watches for members named one of `names` (as the renamings added before
@@ -695,18 +696,20 @@ struct PathCursor {
 
     /// The states of a record that is an element.
     private let element: PathMatcher.States
-    /// Where the path selects, below some values, only members of some names at any depth
-    /// (`PathMatcher.namesSelectedAtAnyDepth`, `$..profile`): those values' states, and the names.
+    /// Where the path goes on, below some values, only through members of some names at any
+    /// depth (`PathMatcher.namesLeadingOnAtAnyDepth`, `$..profile`): those values' states, and
+    /// the step that watches for the names; nil when there are none.
     private let watched: WatchedNames?
 
     /// See `watched`: held by reference, so that a cursor stays small to copy.
     private final class WatchedNames {
-        let states: PathMatcher.States
-        let step: ContainerPass.NameStep
+        let states: [PathMatcher.States]
+        let steps: [ContainerPass.NameStep]
 
-        init(states: PathMatcher.States, step: ContainerPass.NameStep) {
-            self.states = states
-            self.step = step
+        init?(_ found: [(states: PathMatcher.States, names: [[UInt8]])]) {
+            guard !found.isEmpty else { return nil }
+            states = found.map(\.states)
+            steps = found.map { ContainerPass.watching($0.names) }
         }
     }
     /// The verdicts of the path's filters on the child about to be stepped to, which a
@@ -720,19 +723,22 @@ struct PathCursor {
         self.parent = parent
         self.verdicts = verdicts
         element = matcher.child(parent, index: 0)
-        watched = matcher.namesSelectedAtAnyDepth.map { WatchedNames(states: $0.states, step: ContainerPass.watching($0.names)) }
+        watched = WatchedNames(matcher.namesLeadingOnAtAnyDepth)
     }
 
     /// Whether a container inside the record whose states are `states` may go by as text,
-    /// watched for the names the path selects in it at any depth (`$..profile`): where none is
-    /// met, the filter does nothing in it; where one is, the container takes its tokens
-    /// (`ContainerPass.watch(named:)`). A record itself takes its tokens: its members are
-    /// routed one by one.
+    /// watched for the names through which alone the path goes on below it, at any depth
+    /// (`$..profile`): where none is met, the filter does nothing in it; where one is, the
+    /// container takes its tokens (`ContainerPass.watch(_:)`). A record itself takes its
+    /// tokens: its members are routed one by one.
     @inline(__always)
     func watches(_ states: PathMatcher.States, into pass: inout ContainerPass) -> Bool {
-        guard let watched, states == watched.states, !frames.isEmpty else { return false }
-        pass.watch(watched.step)
-        return true
+        guard let watched, !frames.isEmpty else { return false }
+        for index in watched.states.indices where watched.states[index] == states {
+            pass.watch { watched.steps[index] }
+            return true
+        }
+        return false
     }
 
     /// The verdicts for the step to the next child: as if every filter took it when unknown (a
