@@ -794,7 +794,7 @@ struct PathCursor {
             }
             return 0
         case .objectEnd, .arrayEnd:
-            _ = frames.popLast()
+            frames.removeLastIfAny()
             return 0
         default:
             let states: PathMatcher.States
@@ -828,7 +828,7 @@ struct PathCursor {
 
     /// Forgets the container `token` opened, when its tokens are dropped rather than followed.
     mutating func drop(_ token: RecordToken) {
-        if token.opens { _ = frames.popLast() }
+        if token.opens { frames.removeLastIfAny() }
     }
 
     /// The states of the member whose name was taken last (before its value comes).
@@ -845,6 +845,13 @@ extension Array {
     @inline(__always)
     mutating func empty() {
         if !isEmpty { removeAll(keepingCapacity: true) }
+    }
+
+    /// Removes the last element, if any: for the stacks a record's tokens push and pop, where
+    /// `popLast` costs a call to generic code on every container's end.
+    @inline(__always)
+    mutating func removeLastIfAny() {
+        if !isEmpty { removeLast() }
     }
 }
 
