@@ -2007,6 +2007,27 @@ import Testing
         #expect(Self.compare(try Rules(json: spec), Array(colliding.utf8), context: "rules \(spec) input \(colliding)"))
     }
 
+    /// A renaming that is not deep, at an object its path selects: the object goes by as text
+    /// with its own members renamed (`ContainerPass.renameOwnMembers(_:)`), and one that holds
+    /// a container, even empty, is given back and takes its tokens. Two members given one name
+    /// are the tree's error.
+    @Test(arguments: [
+        #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*].profile","map":{"bio":"about","x":"ex"}}]"#,
+        #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$..profile","map":{"bio":"about"}},{"op":"emptyArrayToNull"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$[*].profile","to":"snake_case","deep":false},{"op":"remove","path":"$..x"}]"#,
+    ])
+    func ownMembersAreRenamedOnTheText(_ spec: String) throws {
+        let records = #"""
+            {"r1": {"profile": {"bio": "b", "firstName": "F", "x": 1, "e": [], "o": {}}},
+             "r2": {"profile": {"bio": {"x": 1}, "firstName": "G"}},
+             "r3": {"profile": {"lastName": "L", "t": [1, {"x": 2}]}, "other": {"bio": 1}},
+             "r4": {"profile": {"bio": "c", "x": 2, "firstName": "H"}}}
+            """#
+        try Self.expectRecordsOnTheFilters(spec, records, seeing: ["containers passed", "copies given back"])
+        let colliding = #"{"r1": {"profile": {"bio": 1, "about": 2, "first_name": 3, "firstName": 4}}, "r2": {"profile": {}}}"#
+        #expect(Self.compare(try Rules(json: spec), Array(colliding.utf8), context: "rules \(spec) input \(colliding)"))
+    }
+
     /// A value edit at `$..name` on the text meets a value it cannot edit there (a container,
     /// two edits of one value) in a container the filters agreed to pass: the copy is given back,
     /// and the container takes its tokens, which the op's filter edits. Bytes as the whole

@@ -370,7 +370,14 @@ extension MemberRenaming {
             // Every object in it renamed: deep, or every value in it selected (`$..*`).
             let renamesAll = deep && (members >= deepFrom || cursor.selects(states)) || cursor.matcher.selectsItselfAndEverythingBelow(states)
             guard renamesAll, !excluderLive else {
-                return members < deepFrom && cursor.watches(states, into: &pass)
+                guard members < deepFrom else { return false }
+                if !deep && !excluderLive && token.kind == .objectStart && cursor.selects(states) {
+                    // A selected object: its own members renamed on the text, while it holds no
+                    // container (the copy is given back at one).
+                    pass.renameOwnMembers(newName)
+                    return true
+                }
+                return cursor.watches(states, into: &pass)
             }
             pass.rename(newName)
             return true

@@ -30,6 +30,10 @@ final class RecordFastPath: Sendable {
     /// In a container copied from the text: a bit per renaming, by its place, that watches
     /// names (`ContainerPass.watch(_:)`); a member it marks stops the copy.
     let watches: UInt64
+    /// In a container copied from the text: a renaming renames its own members only
+    /// (`ContainerPass.renameOwnMembers(_:)`); a container in it stops the copy (see
+    /// `RecordFilterChain.copyAgreed`).
+    let ownMembersOnly: Bool
     /// For records made by `keyedToArray` at the collection: the id member's name as written
     /// (renamed by the renamings after it; quoted, with its colon), that name's hash, and what
     /// those renamings lengthened it by (for the output bound).
@@ -44,7 +48,7 @@ final class RecordFastPath: Sendable {
     init(
         nullEmptyObjects: Bool, nullEmptyArrays: Bool = false, nullBlankStrings: Bool, trim: Bool,
         renames: [@Sendable (KeyBytes) -> [UInt8]?], dropsMembers: Bool = false, valueEdits: [TextValueEdit?] = [],
-        watches: UInt64 = 0, idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
+        watches: UInt64 = 0, ownMembersOnly: Bool = false, idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
         idKeyLength: Int, idBlankCheck: (trim: Bool, enabled: Bool)
     ) {
         self.nullEmptyObjects = nullEmptyObjects
@@ -55,6 +59,7 @@ final class RecordFastPath: Sendable {
         self.dropsMembers = dropsMembers
         self.valueEdits = valueEdits
         self.watches = watches
+        self.ownMembersOnly = ownMembersOnly
         self.idName = idName
         self.idKeyHash = idKeyHash
         self.idKeyLength = idKeyLength
@@ -179,6 +184,7 @@ extension RecordFastPath {
             watches: (pass.renames ?? []).enumerated().reduce(0) { mask, step in
                 step.element.watches && step.offset < 64 ? mask | 1 << UInt64(step.offset) : mask
             },
+            ownMembersOnly: pass.ownMembersCount > 0,
             idName: nil, idKeyHash: 0,
             idKeyLength: 0, idBlankCheck: (false, false))
     }

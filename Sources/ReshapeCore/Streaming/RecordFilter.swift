@@ -165,14 +165,22 @@ struct ContainerPass {
     /// A blank string (with `trim`, one of white space only) becomes `null`.
     var nullBlankStrings = false
     var trim = false
-    /// How many renamings and drops were added (each filter adds one at most), watches among
-    /// them (see `watch(_:)`).
-    var renameCount: Int { counts & 0xFFFF_FFFF }
+    /// How many renamings and drops were added (each filter adds one at most), watches and
+    /// renamings of the container's own members among them (see `watch(_:)`,
+    /// `renameOwnMembers(_:)`).
+    var renameCount: Int { counts & 0xFFFF }
     /// How many of the renamings watch names (see `watch(_:)`).
-    var watchCount: Int { counts >> 32 }
-    /// The renamings in the low 32 bits, the watches above: one word, as the chain makes a pass
-    /// for every container it is asked about (a word more costs outlined copies of the pass).
+    var watchCount: Int { (counts >> 16) & 0xFFFF }
+    /// How many of the renamings rename only the container's own members (see
+    /// `renameOwnMembers(_:)`).
+    var ownMembersCount: Int { counts >> 32 }
+    /// The renamings in the low 16 bits, the watches in the next 16, the renamings of the own
+    /// members above: one word, as the chain makes a pass for every container it is asked about
+    /// (a word more costs outlined copies of the pass).
     private(set) var counts = 0
+    /// A unit of each count in `counts`.
+    static let watchUnit = 1 << 16
+    static let ownMembersUnit = 1 << 32
     /// The renamings, in order, when they are gathered (nil: only counted, as when the chain
     /// looks for a pass it made before).
     private(set) var renames: [NameStep]? = nil
@@ -189,7 +197,7 @@ struct ContainerPass {
         let rename: @Sendable (KeyBytes) -> [UInt8]?
         var edit: TextValueEdit? = nil
         /// The members it marks stop the pass, for the container to take its tokens (see
-        /// `watch(named:)`).
+        /// `watch(_:)`).
         var watches = false
     }
 
@@ -207,6 +215,14 @@ struct ContainerPass {
     private mutating func add(_ step: NameStep) {
         counts += 1
         renames?.append(step)
+    }
+
+    /// The container's own members are renamed by `rename` (nil: the name stays), after the
+    /// renamings added before; a container in it, even empty, stops the pass, for the container
+    /// to take its tokens (`renameKeys` that is not deep, at an object its path selects).
+    mutating func renameOwnMembers(_ rename: @escaping @Sendable (KeyBytes) -> [UInt8]?) {
+        counts += Self.ownMembersUnit
+        add(NameStep(rename: rename))
     }
 
     /// Every member named one of `names` (as the renamings added before leave it) is dropped,
@@ -251,7 +267,7 @@ struct ContainerPass {
     /// nothing in the container. (`step` is asked only when the steps are gathered: a pass that
     /// is only counted takes no reference to its functions.)
     mutating func watch(_ step: () -> NameStep) {
-        counts += 1 << 32 | 1
+        counts += Self.watchUnit | 1
         if renames != nil { renames?.append(step()) }
     }
 
@@ -271,7 +287,7 @@ struct ContainerPass {
         nullBlankStrings = nullBlankStrings || other.nullBlankStrings
         trim = trim || other.trim
         dropsMembers = dropsMembers || other.dropsMembers
-        counts += other.watchCount << 32
+        counts += other.counts & ~0xFFFF
         for step in other.renames ?? [] { add(step) }
     }
 

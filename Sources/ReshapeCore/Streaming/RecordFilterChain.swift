@@ -308,7 +308,9 @@ final class RecordFilterChain {
             // elsewhere perhaps a watch (`ContainerPass.watch(_:)`), which has a bit of its own.
             if pass.counts != counts {
                 key |= 1 << UInt64(8 + index)
-                if pass.counts >> 32 != counts >> 32 { watchKey |= 1 << UInt64(index) }
+                // The kind of the renaming, when it is not one for every member at every depth.
+                if pass.watchCount != (counts >> 16) & 0xFFFF { watchKey |= 1 << UInt64(index) }
+                if pass.ownMembersCount != counts >> 32 { watchKey |= 1 << UInt64(32 + index) }
             }
         }
         key |= pass.nullingKey
@@ -324,7 +326,8 @@ final class RecordFilterChain {
     private final class CopyPass {
         /// Which filters rename (a bit each from bit 8) and what becomes `null` (bits 0-3).
         let key: UInt64
-        /// A bit per filter that watches names in it (see `ContainerPass.watch(_:)`).
+        /// A bit per filter that watches names in it (see `ContainerPass.watch(_:)`), and from
+        /// bit 32 one per filter that renames its own members only (`renameOwnMembers(_:)`).
         let watchKey: UInt64
         let fast: RecordFastPath
         @exclusivity(unchecked) var scratch: JSONParser.NameScratch
@@ -472,9 +475,17 @@ final class RecordFilterChain {
         parser.index = open
         let copying = passes[agreed]
         let mark = writer.mark
-        guard writer.copy(&parser, copying.fast, depthLeft: depthLeft - frames.count, scratch: &copying.scratch) else {
+        // A pass that renames a container's own members copies it only while it holds no
+        // container: one more level of nesting stops the copy, which is given back (as any
+        // copy of it that stops: the filters then decide).
+        let ownMembersOnly = copying.fast.ownMembersOnly
+        guard
+            writer.copy(
+                &parser, copying.fast, depthLeft: ownMembersOnly ? min(2, depthLeft - frames.count) : depthLeft - frames.count,
+                scratch: &copying.scratch)
+        else {
             copying.scratch.growth = 0
-            let givesBack = copying.scratch.givesBack
+            let givesBack = copying.scratch.givesBack || ownMembersOnly
             copying.scratch.givesBack = false
             guard givesBack else { return false }
             copiesGivenBack += 1
