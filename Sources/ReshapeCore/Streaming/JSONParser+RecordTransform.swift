@@ -160,28 +160,42 @@ extension JSONParser {
         _ fast: RecordFastPath, id: KeyBytes?, depthLeft: Int, into out: inout ByteBuffer, scratch: inout NameScratch,
         outputLimit: Int, wholeText: Bool = true
     ) -> Bool {
-        !fast.dropsMembers && fast.valueEdits.isEmpty
+        if fast.dropsMembers || !fast.valueEdits.isEmpty {
+            return transformRecord(
+                DropsOrEdits.self, fast, id: id, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
+                wholeText: wholeText)
+        }
+        return fast.watchedHashes.isEmpty
             ? transformRecord(
                 KeepsMembers.self, fast, id: id, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
                 wholeText: wholeText)
             : transformRecord(
-                DropsOrEdits.self, fast, id: id, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
+                WatchesNames.self, fast, id: id, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
                 wholeText: wholeText)
     }
 
     /// Whether a pass drops members or edits their values (`RecordFastPath.dropsMembers`,
-    /// `valueEdits`), as a type: the pass is compiled once for each, and the one that does
-    /// neither (every record's) pays nothing for them.
+    /// `valueEdits`), or only watches names (`RecordFastPath.watchedHashes`), as a type: the
+    /// pass is compiled once for each, and the one that does none of these (every record's)
+    /// pays nothing for them.
     fileprivate protocol DropMode {
         static var drops: Bool { get }
+        static var watches: Bool { get }
     }
 
     fileprivate enum KeepsMembers: DropMode {
         static var drops: Bool { false }
+        static var watches: Bool { false }
     }
 
     fileprivate enum DropsOrEdits: DropMode {
         static var drops: Bool { true }
+        static var watches: Bool { false }
+    }
+
+    fileprivate enum WatchesNames: DropMode {
+        static var drops: Bool { false }
+        static var watches: Bool { true }
     }
 
     private mutating func transformRecord<Mode: DropMode>(
@@ -433,6 +447,12 @@ extension JSONParser {
         index += 1
         let name = decoded(span)
         let readHash = RecordNames.hash(name)
+        if Mode.watches && fast.watchedHashes.contains(readHash) {
+            // A member a filter watches for (or one whose name has that hash): the filters see
+            // the container (`RecordFastPath.watchedHashes`).
+            scratch.givesBack = true
+            return .invalid
+        }
         let writtenHash: UInt64
         var dropped = false
         if !fast.renames.isEmpty {

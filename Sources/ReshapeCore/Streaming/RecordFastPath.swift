@@ -34,6 +34,11 @@ final class RecordFastPath: Sendable {
     /// (`ContainerPass.renameOwnMembers(_:)`); a container in it stops the copy (see
     /// `RecordFilterChain.copyAgreed`).
     let ownMembersOnly: Bool
+    /// In a container copied from the text, when every renaming watches names and does nothing
+    /// else: the hashes (`RecordNames.hash`) of the names watched, which a member's name as
+    /// read stops the copy at; `renames` is then empty (and the copy as fast as one that does
+    /// nothing to names). Empty otherwise.
+    let watchedHashes: [UInt64]
     /// For records made by `keyedToArray` at the collection: the id member's name as written
     /// (renamed by the renamings after it; quoted, with its colon), that name's hash, and what
     /// those renamings lengthened it by (for the output bound).
@@ -48,7 +53,7 @@ final class RecordFastPath: Sendable {
     init(
         nullEmptyObjects: Bool, nullEmptyArrays: Bool = false, nullBlankStrings: Bool, trim: Bool,
         renames: [@Sendable (KeyBytes) -> [UInt8]?], dropsMembers: Bool = false, valueEdits: [TextValueEdit?] = [],
-        watches: UInt64 = 0, ownMembersOnly: Bool = false, idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
+        watches: UInt64 = 0, ownMembersOnly: Bool = false, watchedHashes: [UInt64] = [], idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
         idKeyLength: Int, idBlankCheck: (trim: Bool, enabled: Bool)
     ) {
         self.nullEmptyObjects = nullEmptyObjects
@@ -60,6 +65,7 @@ final class RecordFastPath: Sendable {
         self.valueEdits = valueEdits
         self.watches = watches
         self.ownMembersOnly = ownMembersOnly
+        self.watchedHashes = watchedHashes
         self.idName = idName
         self.idKeyHash = idKeyHash
         self.idKeyLength = idKeyLength
@@ -177,6 +183,16 @@ final class RecordFastPath: Sendable {
 extension RecordFastPath {
     /// What `pass` does to a container copied from the text (no record ids).
     convenience init(_ pass: ContainerPass) {
+        let steps = pass.renames ?? []
+        if !steps.isEmpty && steps.allSatisfy(\.watches) {
+            // Only watches: names are compared by their hashes, none renamed.
+            self.init(
+                nullEmptyObjects: pass.nullEmptyObjects, nullEmptyArrays: pass.nullEmptyArrays,
+                nullBlankStrings: pass.nullBlankStrings, trim: pass.trim, renames: [],
+                watchedHashes: steps.flatMap(\.watchedHashes), idName: nil, idKeyHash: 0, idKeyLength: 0,
+                idBlankCheck: (false, false))
+            return
+        }
         self.init(
             nullEmptyObjects: pass.nullEmptyObjects, nullEmptyArrays: pass.nullEmptyArrays, nullBlankStrings: pass.nullBlankStrings,
             trim: pass.trim, renames: pass.renames?.map(\.rename) ?? [], dropsMembers: pass.dropsMembers,

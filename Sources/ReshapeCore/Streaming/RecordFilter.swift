@@ -199,6 +199,8 @@ struct ContainerPass {
         /// The members it marks stop the pass, for the container to take its tokens (see
         /// `watch(_:)`).
         var watches = false
+        /// For a step that watches: the hashes (`RecordNames.hash`) of the names it watches for.
+        var watchedHashes: [UInt64] = []
     }
 
     /// A pass doing nothing; `gathering` keeps the renamings' functions.
@@ -277,7 +279,7 @@ struct ContainerPass {
     static func watching(_ names: [[UInt8]]) -> NameStep {
         NameStep(
             rename: { name in names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } } ? ContainerPass.edited : nil },
-            edit: { _ in nil }, watches: true)
+            edit: { _ in nil }, watches: true, watchedHashes: names.map { $0.withUnsafeBytes { RecordNames.hash($0) } })
     }
 
     /// Adds what `other` does after what this pass does.

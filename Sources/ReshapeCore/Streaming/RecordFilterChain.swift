@@ -732,7 +732,8 @@ final class RecordFilterChain {
         passes.append(
             CopyPass(
                 key: key, watchKey: watchKey, RecordFastPath(pass),
-                cacheCapacity: pass.renameCount == 0 ? 1 : JSONParser.RenameCache.defaultCapacity))
+                // A pass that only watches renames nothing (see `RecordFastPath.watchedHashes`).
+                cacheCapacity: pass.renameCount == pass.watchCount ? 1 : JSONParser.RenameCache.defaultCapacity))
         return passes.count - 1
     }
 
