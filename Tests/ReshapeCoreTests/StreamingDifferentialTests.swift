@@ -2007,16 +2007,19 @@ import Testing
         #expect(Self.compare(try Rules(json: spec), Array(colliding.utf8), context: "rules \(spec) input \(colliding)"))
     }
 
-    /// A renaming that is not deep, at an object its path selects: the object goes by as text
-    /// with its own members renamed (`ContainerPass.renameOwnMembers(_:)`), and one that holds
-    /// a container, even empty, is given back and takes its tokens. Two members given one name
+    /// A renaming that is not deep, at an object its path selects, and a removal of some of an
+    /// object's own members: the object goes by as text with its own members renamed or dropped
+    /// (`ContainerPass.renameOwnMembers(_:)`, `dropOwnMembers(_:)`), and one that holds a
+    /// container, even empty, is given back and takes its tokens. Two members given one name
     /// are the tree's error.
     @Test(arguments: [
         #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*].profile","map":{"bio":"about","x":"ex"}}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].profile.bio"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].profile['x','firstName']"},{"op":"renameKeys","path":"$[*].profile","map":{"bio":"about"}}]"#,
         #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$..profile","map":{"bio":"about"}},{"op":"emptyArrayToNull"}]"#,
         #"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$[*].profile","to":"snake_case","deep":false},{"op":"remove","path":"$..x"}]"#,
     ])
-    func ownMembersAreRenamedOnTheText(_ spec: String) throws {
+    func ownMembersAreEditedOnTheText(_ spec: String) throws {
         let records = #"""
             {"r1": {"profile": {"bio": "b", "firstName": "F", "x": 1, "e": [], "o": {}}},
              "r2": {"profile": {"bio": {"x": 1}, "firstName": "G"}},

@@ -371,9 +371,10 @@ extension MemberRenaming {
             let renamesAll = deep && (members >= deepFrom || cursor.selects(states)) || cursor.matcher.selectsItselfAndEverythingBelow(states)
             guard renamesAll, !excluderLive else {
                 guard members < deepFrom else { return false }
-                if !deep && !excluderLive && token.kind == .objectStart && cursor.selects(states) {
-                    // A selected object: its own members renamed on the text, while it holds no
-                    // container (the copy is given back at one).
+                if !deep && !excluderLive && token.kind == .objectStart && cursor.selects(states) && cursor.depth > 0 {
+                    // A selected object inside the record: its own members renamed on the text,
+                    // while it holds no container (the copy is given back at one). (A record's
+                    // own members are routed one by one.)
                     pass.renameOwnMembers(newName)
                     return true
                 }

@@ -151,12 +151,19 @@ extension Remove {
         @exclusivity(unchecked) var skipper = ValueSkipper()
         /// The member whose name was dropped: its value goes too.
         @exclusivity(unchecked) var dropsValue = false
+        /// See `PathMatcher.namesSelectedAsMembers`: the states of an object whose own members
+        /// of some names the path selects (0: none), and the step that drops them on its text.
+        let ownDropStates: PathMatcher.States
+        let ownDropStep: ContainerPass.NameStep?
 
         init(cursor: PathCursor, rule: Int, dropsBelow: (states: PathMatcher.States, names: [[UInt8]])?, arena: TokenArena, next: any RecordFilter) {
             self.cursor = cursor
             self.rule = rule
             dropStates = dropsBelow?.states ?? 0
             dropNames = dropsBelow?.names ?? []
+            let own = cursor.matcher.namesSelectedAsMembers
+            ownDropStates = own?.states ?? 0
+            ownDropStep = own.map { ContainerPass.dropping($0.names) }
             self.arena = arena
             self.next = next
         }
@@ -176,10 +183,19 @@ extension Remove {
             let states = cursor.peek()
             guard !dropsValue && !skipper.active else { return false }
             if states == 0 { return true }
+            if dropStates != 0 && states == dropStates {
+                pass.drop(named: dropNames)
+                return true
+            }
+            // An object inside the record whose own members of some names are removed: dropped
+            // on the text while it holds no container (`ContainerPass.dropOwnMembers(_:)`). (A
+            // record's own members are routed one by one.)
+            if states == ownDropStates && token.kind == .objectStart && cursor.depth > 0, let ownDropStep {
+                pass.dropOwnMembers { ownDropStep }
+                return true
+            }
             // Elsewhere, watched for the names its path goes on through (`PathCursor.watches`).
-            guard dropStates != 0 && states == dropStates else { return cursor.watches(states, into: &pass) }
-            pass.drop(named: dropNames)
-            return true
+            return cursor.watches(states, into: &pass)
         }
 
         /// A removal never fails.

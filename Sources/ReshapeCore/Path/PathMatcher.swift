@@ -315,6 +315,26 @@ struct PathMatcher: Sendable {
         return namesSelectedBelow(states).map { (states, $0) }
     }
 
+    /// When what the path selects below a node is its own members of some names, and nothing
+    /// else: that node's states, and the names. That is, the one live state is the path's last
+    /// segment, a child one whose selector is a name or a union of names (`$[*].avatar.width`,
+    /// at `avatar`).
+    var namesSelectedAsMembers: (states: States, names: [[UInt8]])? {
+        let last = segments.count - 1
+        guard last >= 0, case .child(let selector) = segments[last] else { return nil }
+        switch selector {
+        case .name(let member): return (1 << States(last), [Array(member.bytes)])
+        case .union(let selectors):
+            var names: [[UInt8]] = []
+            for selector in selectors {
+                guard case .name(let member) = selector else { return nil }
+                names.append(Array(member.bytes))
+            }
+            return (1 << States(last), names)
+        default: return nil
+        }
+    }
+
     /// The states below which the path goes on only through members of some names, at any
     /// depth: one descendant segment whose selector is a name or a union of names, waiting
     /// alone (`$..profile`, `$..groups[?@.x]`, `$[*]..profile.name`), each with those names. A

@@ -219,6 +219,22 @@ struct ContainerPass {
         renames?.append(step)
     }
 
+    /// The container's own members that `step` drops (made by `dropping(_:)`) go, name and
+    /// value; a container in it, even empty, stops the pass, as for `renameOwnMembers(_:)`
+    /// (`remove $[*].avatar.width` at `avatar`). (`step` is asked only when the steps are
+    /// gathered.)
+    mutating func dropOwnMembers(_ step: () -> NameStep) {
+        counts += Self.ownMembersUnit | 1
+        dropsMembers = true
+        if renames != nil { renames?.append(step()) }
+    }
+
+    /// The step that drops the members named one of `names` (as the renamings added before
+    /// leave them), for `dropOwnMembers(_:)`: made once, by the filter.
+    static func dropping(_ names: [[UInt8]]) -> NameStep {
+        NameStep(rename: { name in names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } } ? ContainerPass.dropped : nil })
+    }
+
     /// The container's own members are renamed by `rename` (nil: the name stays), after the
     /// renamings added before; a container in it, even empty, stops the pass, for the container
     /// to take its tokens (`renameKeys` that is not deep, at an object its path selects).
