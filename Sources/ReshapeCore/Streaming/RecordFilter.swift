@@ -166,16 +166,16 @@ struct ContainerPass {
     var nullBlankStrings = false
     var trim = false
     /// How many renamings and drops were added (each filter adds one at most), watches and
-    /// renamings of the container's own members among them (see `watch(_:)`,
-    /// `renameOwnMembers(_:)`).
+    /// renamings or drops of the container's own members among them (see `watch(_:)`,
+    /// `renameOwnMembers(_:)`, `dropOwnMembers(_:)`).
     var renameCount: Int { counts & 0xFFFF }
     /// How many of the renamings watch names (see `watch(_:)`).
     var watchCount: Int { (counts >> 16) & 0xFFFF }
-    /// How many of the renamings rename only the container's own members (see
-    /// `renameOwnMembers(_:)`).
+    /// How many of the renamings rename or drop only the container's own members (see
+    /// `renameOwnMembers(_:)`, `dropOwnMembers(_:)`).
     var ownMembersCount: Int { counts >> 32 }
-    /// The renamings in the low 16 bits, the watches in the next 16, the renamings of the own
-    /// members above: one word, as the chain makes a pass for every container it is asked about
+    /// The renamings in the low 16 bits, the watches in the next 16, those of the own members
+    /// above: one word, as the chain makes a pass for every container it is asked about
     /// (a word more costs outlined copies of the pass).
     private(set) var counts = 0
     /// A unit of each count in `counts`.

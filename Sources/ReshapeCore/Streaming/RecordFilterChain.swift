@@ -327,7 +327,8 @@ final class RecordFilterChain {
         /// Which filters rename (a bit each from bit 8) and what becomes `null` (bits 0-3).
         let key: UInt64
         /// A bit per filter that watches names in it (see `ContainerPass.watch(_:)`), and from
-        /// bit 32 one per filter that renames its own members only (`renameOwnMembers(_:)`).
+        /// bit 32 one per filter that renames or drops its own members only
+        /// (`renameOwnMembers(_:)`, `dropOwnMembers(_:)`).
         let watchKey: UInt64
         let fast: RecordFastPath
         @exclusivity(unchecked) var scratch: JSONParser.NameScratch
@@ -465,9 +466,10 @@ final class RecordFilterChain {
 
     /// Copies the container `token` opens, at `open` in the text, from the text when every
     /// filter agrees on a pass for it (see `agreedPass`): true when copied, false when the
-    /// record must take its tree. Nil when its tokens must come: no pass agreed, or the copy met
-    /// a member a filter watches (`ContainerPass.watch(_:)`), and then nothing of it was
-    /// written, and the parser is back where it was.
+    /// record must take its tree. Nil when its tokens must come: no pass agreed, or the copy was
+    /// given back (`JSONParser.NameScratch.givesBack`: a member a filter watches, a value the
+    /// pass cannot edit; or, for a pass on a container's own members, any stop), and then
+    /// nothing of it was written, and the parser is back where it was.
     @inline(__always)
     private func copyAgreed(_ token: RecordToken, at open: Int, _ parser: inout JSONParser, depthLeft: Int) -> Bool? {
         guard let agreed = agreedPass(token) else { return nil }
@@ -839,10 +841,6 @@ final class RecordTextWriter: RecordFilter {
         }
     }
 
-    /// Copies the non-empty object or array at `parser.index` from the text, written as the
-    /// tokens would be after `fast` (see `JSONParser.transformRecord`), and moves past it. False
-    /// when the tree must decide (a duplicate or colliding name, invalid text, nesting past
-    /// `depthLeft` in the input or past the depth left in the output, output past the limit).
     /// Where the output stands before a value: see `rollBack(to:)`.
     var mark: (count: Int, values: Int, elements: Int) {
         (out.count, values, frames.last?.count ?? 0)
@@ -855,6 +853,10 @@ final class RecordTextWriter: RecordFilter {
         if !frames.isEmpty { frames[frames.count - 1].count = mark.elements }
     }
 
+    /// Copies the non-empty object or array at `parser.index` from the text, written as the
+    /// tokens would be after `fast` (see `JSONParser.transformRecord`), and moves past it. False
+    /// when the tree must decide (a duplicate or colliding name, invalid text, nesting past
+    /// `depthLeft` in the input or past the depth left in the output, output past the limit).
     func copy(_ parser: inout JSONParser, _ fast: RecordFastPath, depthLeft: Int, scratch: inout JSONParser.NameScratch) -> Bool {
         guard beginValue() else { return false }
         return parser.transformRecord(
