@@ -1870,14 +1870,16 @@ import Testing
     /// `$[*]..*`): the container goes by as text, the members whose names match dropped at every
     /// depth (`ContainerPass.drop(where:)`). A container the path does not select itself
     /// (`d` in `$[*].d..*`, whose own members stay) takes the tokens; the containers in it go by.
-    /// The cases the pass must leave to the tree are those of `namedMembersAreDroppedOnTheText`.
+    /// An object selected with nothing below it (`$[*].d.*`) goes by with its own members that
+    /// match dropped, while it holds no container (`ContainerPass.dropOwnMembers(_:)`). The cases
+    /// the pass must leave to the tree are those of `namedMembersAreDroppedOnTheText`.
     @Test(arguments: [
         (#"[{"op":"keyedToArray"},{"op":"remove","path":"$..*","matching":"(first|last)Name"}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]..*","matching":"n.*"}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"renameKeys","map":{"nom":"name"},"deep":true},{"op":"remove","path":"$..*","matching":"name|b"},{"op":"convertKeys","to":"snake_case"}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"remove","path":"$..*","matching":"[a-c]"},{"op":"blankStringToNull"},{"op":"emptyArrayToNull"}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].d..*","matching":"b|x"}]"#, true),
-        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].d.*","matching":"b|x"}]"#, false),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].d.*","matching":"b|x"}]"#, true),
     ])
     func matchingMembersAreDroppedOnTheText(_ spec: String, _ passes: Bool) throws {
         let records = #"""
@@ -2007,15 +2009,17 @@ import Testing
         #expect(Self.compare(try Rules(json: spec), Array(colliding.utf8), context: "rules \(spec) input \(colliding)"))
     }
 
-    /// A renaming that is not deep, at an object its path selects, and a removal of some of an
-    /// object's own members: the object goes by as text with its own members renamed or dropped
-    /// (`ContainerPass.renameOwnMembers(_:)`, `dropOwnMembers(_:)`), and one that holds a
-    /// container, even empty, is given back and takes its tokens. Two members given one name
-    /// are the tree's error.
+    /// A renaming that is not deep, at an object its path selects, and a removal (or a `keep`)
+    /// of some of an object's own members: the object goes by as text with its own members
+    /// renamed or dropped (`ContainerPass.renameOwnMembers(_:)`, `dropOwnMembers(_:)`), and one
+    /// that holds a container, even empty, is given back and takes its tokens. Two members given
+    /// one name are the tree's error.
     @Test(arguments: [
         #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*].profile","map":{"bio":"about","x":"ex"}}]"#,
         #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].profile.bio"}]"#,
         #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].profile['x','firstName']"},{"op":"renameKeys","path":"$[*].profile","map":{"bio":"about"}}]"#,
+        #"[{"op":"keyedToArray"},{"op":"keep","path":"$[*].profile","members":["firstName","x"]}]"#,
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case"},{"op":"remove","path":"$[*].profile","matching":"^(bio|first_name)$"}]"#,
         #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$..profile","map":{"bio":"about"}},{"op":"emptyArrayToNull"}]"#,
         #"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$[*].profile","to":"snake_case","deep":false},{"op":"remove","path":"$..x"}]"#,
     ])

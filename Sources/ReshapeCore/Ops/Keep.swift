@@ -47,7 +47,10 @@ extension Keep {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let members = self.members
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
-            MemberDropping(cursor: cursor, kinds: Keep.selects, next: next) { token in
+            MemberDropping(
+                cursor: cursor, kinds: Keep.selects, next: next,
+                dropsByName: { !Keep.keeps($0, hash: RecordNames.hash($0), listed: members) }
+            ) { token in
                 !Keep.keeps(token.bytes, hash: token.hash, listed: members)
             }
         }

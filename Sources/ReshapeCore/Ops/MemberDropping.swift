@@ -53,16 +53,22 @@ final class MemberDropping: RecordFilter {
     /// `PathMatcher.selectsItselfAndEverythingBelow`) goes by as text, the members dropped at
     /// every depth by the pass that copies it (`ContainerPass.drop(where:)`).
     let dropsEverywhere: (@Sendable (KeyBytes) -> Bool)?
+    /// What `drops` says, on a name's bytes, as a pass's step: an object inside the record that
+    /// the path selects, and nothing below it, goes by as text with those of its own members
+    /// dropped, while it holds no container (`ContainerPass.dropOwnMembers(_:)`).
+    let ownDropStep: ContainerPass.NameStep?
 
+    /// - Parameter dropsByName: what `drops` says, on a name's bytes, for the text passes.
     init(
         cursor: PathCursor, kinds: SelectedKinds, next: any RecordFilter, dropsEverywhere: (@Sendable (KeyBytes) -> Bool)? = nil,
-        drops: @escaping (RecordToken) -> Bool
+        dropsByName: (@Sendable (KeyBytes) -> Bool)? = nil, drops: @escaping (RecordToken) -> Bool
     ) {
         self.cursor = cursor
         self.kinds = kinds
         self.drops = drops
         self.next = next
         self.dropsEverywhere = kinds.failsSome ? nil : dropsEverywhere
+        ownDropStep = dropsByName.map { drops in ContainerPass.NameStep(rename: { drops($0) ? ContainerPass.dropped : nil }) }
     }
 
     func start(key: UnsafeRawBufferPointer?) -> Bool {
@@ -78,12 +84,17 @@ final class MemberDropping: RecordFilter {
     func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !dropsValue && !skipper.active && !checksValue && checking == 0 }
 
     /// A container selected with every value below it (see `dropsEverywhere`) goes by as text;
-    /// so does one in which the path selects only members of some names at any depth
-    /// (`$..name`), watched for them (`PathCursor.watches`).
+    /// so does an object inside the record selected with nothing below it (see `ownDropStep`),
+    /// and one in which the path selects only members of some names at any depth (`$..name`),
+    /// watched for them (`PathCursor.watches`).
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
         guard !dropsValue && !skipper.active && !checksValue && checking == 0 else { return false }
         let states = cursor.peek()
         if states == 0 { return true }
+        if states == cursor.matcher.selected && token.kind == .objectStart && cursor.depth > 0, let ownDropStep {
+            pass.dropOwnMembers { ownDropStep }
+            return true
+        }
         guard let dropsEverywhere, cursor.matcher.selectsItselfAndEverythingBelow(states) else {
             return cursor.watches(states, into: &pass)
         }

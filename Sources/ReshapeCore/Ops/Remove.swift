@@ -80,7 +80,9 @@ extension Remove {
             let everywhere = { @Sendable (name: KeyBytes) in Self.matches(matching, name) }
             return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
                 let verdicts = KnownNames()
-                return MemberDropping(cursor: cursor, kinds: Remove.selectsWithMatching, next: next, dropsEverywhere: everywhere) { token in
+                return MemberDropping(
+                    cursor: cursor, kinds: Remove.selectsWithMatching, next: next, dropsEverywhere: everywhere, dropsByName: everywhere
+                ) { token in
                     verdicts.holds(for: token) { Self.matches(matching, $0.bytes) }
                 }
             }
