@@ -60,14 +60,14 @@ final class MemberDropping: RecordFilter {
 
     /// - Parameter dropsByName: what `drops` says, on a name's bytes, for the text passes.
     init(
-        cursor: PathCursor, kinds: SelectedKinds, next: any RecordFilter, dropsEverywhere: (@Sendable (KeyBytes) -> Bool)? = nil,
-        dropsByName: (@Sendable (KeyBytes) -> Bool)? = nil, drops: @escaping (RecordToken) -> Bool
+        cursor: PathCursor, kinds: SelectedKinds, next: any RecordFilter, dropsByName: (@Sendable (KeyBytes) -> Bool)? = nil,
+        drops: @escaping (RecordToken) -> Bool
     ) {
         self.cursor = cursor
         self.kinds = kinds
         self.drops = drops
         self.next = next
-        self.dropsEverywhere = kinds.failsSome ? nil : dropsEverywhere
+        dropsEverywhere = kinds.failsSome ? nil : dropsByName
         ownDropStep = dropsByName.map { drops in ContainerPass.NameStep(rename: { drops($0) ? ContainerPass.dropped : nil }) }
     }
 

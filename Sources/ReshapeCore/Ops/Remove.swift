@@ -81,7 +81,7 @@ extension Remove {
             return RecordFilterContext.along(matcher, parent: parent) { cursor, next, _ in
                 let verdicts = KnownNames()
                 return MemberDropping(
-                    cursor: cursor, kinds: Remove.selectsWithMatching, next: next, dropsEverywhere: everywhere, dropsByName: everywhere
+                    cursor: cursor, kinds: Remove.selectsWithMatching, next: next, dropsByName: everywhere
                 ) { token in
                     verdicts.holds(for: token) { Self.matches(matching, $0.bytes) }
                 }

@@ -294,6 +294,12 @@ struct PathMatcher: Sendable {
         let live = states & ~Self.aboveRoot
         let last = segments.count - 1
         guard last >= 0, live == 1 << States(last), case .descendant(let selector) = segments[last] else { return nil }
+        return Self.names(of: selector)
+    }
+
+    /// The names `selector` takes when it takes only members of those names: a name, or a union
+    /// of names; nil otherwise.
+    private static func names(of selector: JSONPath.Selector) -> [[UInt8]]? {
         switch selector {
         case .name(let member): return [Array(member.bytes)]
         case .union(let selectors):
@@ -321,18 +327,8 @@ struct PathMatcher: Sendable {
     /// at `avatar`).
     var namesSelectedAsMembers: (states: States, names: [[UInt8]])? {
         let last = segments.count - 1
-        guard last >= 0, case .child(let selector) = segments[last] else { return nil }
-        switch selector {
-        case .name(let member): return (1 << States(last), [Array(member.bytes)])
-        case .union(let selectors):
-            var names: [[UInt8]] = []
-            for selector in selectors {
-                guard case .name(let member) = selector else { return nil }
-                names.append(Array(member.bytes))
-            }
-            return (1 << States(last), names)
-        default: return nil
-        }
+        guard last >= 0, case .child(let selector) = segments[last], let names = Self.names(of: selector) else { return nil }
+        return (1 << States(last), names)
     }
 
     /// The states below which the path goes on only through members of some names, at any
@@ -343,18 +339,7 @@ struct PathMatcher: Sendable {
     var namesLeadingOnAtAnyDepth: [(states: States, names: [[UInt8]])] {
         var found: [(states: States, names: [[UInt8]])] = []
         for (offset, segment) in segments.enumerated() {
-            guard case .descendant(let selector) = segment else { continue }
-            var names: [[UInt8]] = []
-            switch selector {
-            case .name(let member): names.append(Array(member.bytes))
-            case .union(let selectors):
-                for selector in selectors {
-                    guard case .name(let member) = selector else { break }
-                    names.append(Array(member.bytes))
-                }
-                guard names.count == selectors.count else { continue }
-            default: continue
-            }
+            guard case .descendant(let selector) = segment, let names = Self.names(of: selector) else { continue }
             found.append((1 << States(offset), names))
         }
         return found

@@ -232,7 +232,7 @@ struct ContainerPass {
     /// The step that drops the members named one of `names` (as the renamings added before
     /// leave them), for `dropOwnMembers(_:)`: made once, by the filter.
     static func dropping(_ names: [[UInt8]]) -> NameStep {
-        NameStep(rename: { name in names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } } ? ContainerPass.dropped : nil })
+        NameStep(rename: { name in holds(names, name) ? ContainerPass.dropped : nil })
     }
 
     /// The container's own members are renamed by `rename` (nil: the name stays), after the
@@ -246,7 +246,7 @@ struct ContainerPass {
     /// Every member named one of `names` (as the renamings added before leave it) is dropped,
     /// name and value, at every depth (`remove $..name`): a renaming to `ContainerPass.dropped`.
     mutating func drop(named names: [[UInt8]]) {
-        drop { name in names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } } }
+        drop { name in ContainerPass.holds(names, name) }
     }
 
     /// Every member whose name (as the renamings added before leave it) `drops` holds for is
@@ -254,6 +254,12 @@ struct ContainerPass {
     mutating func drop(where drops: @escaping @Sendable (KeyBytes) -> Bool) {
         dropsMembers = true
         rename { name in drops(name) ? ContainerPass.dropped : nil }
+    }
+
+    /// Whether `name` is one of `names`: the test of the steps that drop, edit or watch members
+    /// by name.
+    static func holds(_ names: [[UInt8]], _ name: KeyBytes) -> Bool {
+        names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } }
     }
 
     /// What a renaming gives a member it drops: a byte no UTF-8 text holds, so no name.
@@ -268,7 +274,7 @@ struct ContainerPass {
     /// that gives `ContainerPass.edited` to those names, with `edit` at its place. A pass with
     /// value edits gives up on such a member whose value is a container (the tree edits it).
     mutating func edit(named names: [[UInt8]], _ edit: @escaping TextValueEdit) {
-        add(NameStep(rename: { name in names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } } ? ContainerPass.edited : nil }, edit: edit))
+        add(NameStep(rename: { name in ContainerPass.holds(names, name) ? ContainerPass.edited : nil }, edit: edit))
     }
 
     /// What a renaming gives a member whose value it edits (see `edit(named:_:)`): a byte no
@@ -294,7 +300,7 @@ struct ContainerPass {
     /// with an edit the pass never runs. Made once, by the filter's cursor.
     static func watching(_ names: [[UInt8]]) -> NameStep {
         NameStep(
-            rename: { name in names.contains { $0.withUnsafeBytes { $0.sameBytes(as: name) } } ? ContainerPass.edited : nil },
+            rename: { name in holds(names, name) ? ContainerPass.edited : nil },
             edit: { _ in nil }, watches: true, watchedHashes: names.map { $0.withUnsafeBytes { RecordNames.hash($0) } })
     }
 
