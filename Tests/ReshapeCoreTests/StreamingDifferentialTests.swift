@@ -2068,6 +2068,40 @@ import Testing
         try Self.expectRecordsOnTheFilters(spec, records)
     }
 
+    /// `keyedToArray` inside records with `nonObject` `skip` or `wrap`, on numbered records (an
+    /// array, `null` holes skipped) and with `onConflict: overwrite`: on the filters, no record
+    /// takes its tree (Firebase sets, `{"uid": true}`, are the common case). `onConflict: keep`
+    /// and the errors stay the tree's, with the same bytes or error.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*].m","nonObject":"wrap"}]"#, false),
+        (#"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*].m","nonObject":"skip","wrapIn":"w"}]"#, false),
+        (#"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*].m","nonObject":"wrap","valueKey":"v","idKey":"k"},{"op":"convertKeys","to":"snake_case"}]"#, false),
+        (#"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*].m","onConflict":"overwrite","nonObject":"skip"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*].m","nonObject":"wrap"},{"op":"remove","path":"$[*].m[*].x"}]"#, false),
+    ])
+    func keyedToArrayInsideRecordsSkipsWrapsAndNumbersOnTheFilters(_ spec: String, _ overwrites: Bool) throws {
+        // With `overwrite`, records holding the id member (`"own"`, an object).
+        let id = overwrites ? #""id": {"q": [1]}, "# : ""
+        let owned = overwrites ? #", "id": "own""# : ""
+        let records = """
+            {"r1": {"m": {"a": true, "b": {"x": 1}, "c": [1, {"y": 2}], "d": null, "e": "s", "f": {\(id)"x": []}}, "z": 1},
+             "r2": {"m": {}}, "r3": {"m": null, "z": [1]},
+             "r4": {"m": [{"x": 1}, null, {"y": 2\(owned)}, 3, [4, [5]], null]}, "r5": {"m": [null]}}
+            """
+        try Self.expectRecordsOnTheFilters(spec, records)
+        let others = [
+            #"{"r1": {"m": {"a": {"id": 1, "x": 2}, "b": {"x": 3}}}, "r2": {"m": [{"id": 4}]}}"#,
+            #"{"r1": {"m": {"a": {"\u0069d": 1, "x": 2}}}}"#,
+            #"{"r1": {"m": {"a": {"m": {"b": 1}}}}}"#,
+            #"{"r1": {"m": 5}}"#,
+        ]
+        for other in others {
+            for rules in [spec, spec.replacingOccurrences(of: "overwrite", with: "keep"), #"[{"op":"keyedToArray"},{"op":"keyedToArray","path":"$[*]..m","nonObject":"wrap"}]"#] {
+                #expect(Self.compare(try Rules(json: rules), Array(other.utf8), context: "rules \(rules) input \(other)"))
+            }
+        }
+    }
+
     /// `records` (a keyed collection, or an array of records) through `spec` on every route
     /// gives the whole tree's bytes, every record reshaped by the filters: none takes its tree;
     /// and each outcome in `seeing` came at least once (see `StreamSettings.outcome`).

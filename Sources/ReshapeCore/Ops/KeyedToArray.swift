@@ -267,10 +267,10 @@ extension KeyedToArray {
     }
 
     /// On a record's tokens. Making the collection's records: `{"idKey":"name",` in front of the
-    /// record's members. Inside records: each selected object becomes `[`, each member's value
-    /// `{"idKey":"name",` and its members, and `]` (in an object under `wrapIn` when given), `null`
-    /// becomes `[]`. A record or value that is not an object, or already has `idKey`, or a
-    /// selected array (Firebase's numbered records), needs the tree.
+    /// record's members (a record that is not an object, or already has `idKey`, takes its
+    /// tree). Inside records: each selected object or array becomes `[`, each member's value or
+    /// element what `shape(of:)` says (a record `{"idKey":"name",` and its members), and `]`
+    /// (in an object under `wrapIn` when given), `null` becomes `[]` (see `Inside`).
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         let idKey = Array(self.idKey.utf8)
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
@@ -282,9 +282,13 @@ extension KeyedToArray {
             return .filter { next, arena in RecordMaker(idKey: idKey, shape: shape, next: next, arena: arena) }
         }
         let wrapIn = self.wrapIn.map { Array($0.utf8) }
+        let valueKey = Array(self.valueKey.utf8)
+        let overwrites = onConflict == .overwrite
         let shape = self.shape
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
-            Inside(cursor: cursor, idKey: idKey, wrapIn: wrapIn, shape: shape, next: next, arena: arena)
+            Inside(
+                cursor: cursor, idKey: idKey, valueKey: valueKey, wrapIn: wrapIn, overwrites: overwrites, shape: shape,
+                next: next, arena: arena)
         }
     }
 
@@ -364,33 +368,54 @@ extension KeyedToArray {
         }
     }
 
-    /// Makes records of selected objects inside a record.
+    /// Makes records of selected collections inside a record: the members of an object, or the
+    /// elements of an array (Firebase's numbered records, `null` holes skipped), each made a
+    /// record, skipped or wrapped as `shape(of:)` says. A record that has `idKey` already loses
+    /// that member with `onConflict: overwrite`; otherwise the tree decides (the error, or the
+    /// record's own id kept first). A selection inside a selected collection, and a name
+    /// written with escapes where it may be `idKey`, need the tree too.
     private final class Inside: RecordFilter {
         @exclusivity(unchecked) var cursor: PathCursor
         let idName: RecordToken
+        let valueName: RecordToken
         let wrapIn: RecordToken?
-        /// The op's `shape(of:)`: what is not a `.record` is the tree's.
+        /// `onConflict` is `overwrite`.
+        let overwrites: Bool
+        /// The op's `shape(of:)`: `.fails` is the tree's.
         let shape: (ValueKinds) -> RecordShape
         let next: any RecordFilter
         let arena: TokenArena
-        /// Holds the bytes of `idName` and `wrapIn`.
+        /// Holds the bytes of `idName`, `valueName` and `wrapIn`.
         let kept: TokenArena
-        /// A selected object is open: its members come (selections inside it need the tree).
-        @exclusivity(unchecked) var inObject = false
-        /// The name of the member whose value comes next, in the selected object.
+        /// The selected collection open, if any.
+        @exclusivity(unchecked) var collection = Collection.none
+        /// In an object collection: the name of the member whose value comes next.
         @exclusivity(unchecked) var name: RecordToken? = nil
+        /// In an array collection: the index of the element that comes next.
+        @exclusivity(unchecked) var index = 0
         /// How deep the tokens of the current member's value are: 1 at its own members.
-        @exclusivity(unchecked) var inRecord = 0
+        @exclusivity(unchecked) var inValue = 0
+        /// What that value becomes.
+        @exclusivity(unchecked) var valueShape = RecordShape.record
+        /// In a record, the value of its own `idKey` member is being dropped (`overwrite`).
+        @exclusivity(unchecked) var droppingId = false
+
+        enum Collection { case none, object, array }
 
         init(
-            cursor: PathCursor, idKey: [UInt8], wrapIn: [UInt8]?, shape: @escaping (ValueKinds) -> RecordShape,
-            next: any RecordFilter, arena: TokenArena
+            cursor: PathCursor, idKey: [UInt8], valueKey: [UInt8], wrapIn: [UInt8]?, overwrites: Bool,
+            shape: @escaping (ValueKinds) -> RecordShape, next: any RecordFilter, arena: TokenArena
         ) {
             self.cursor = cursor
             self.shape = shape
+            self.overwrites = overwrites
             let kept = TokenArena()
-            idName = RecordToken(.name, idKey.withUnsafeBytes { kept.keep($0) }, flag: idKey.withUnsafeBytes { JSONText.isPlain($0) })
-            self.wrapIn = wrapIn.map { wrapIn in RecordToken(.name, wrapIn.withUnsafeBytes { kept.keep($0) }, flag: wrapIn.withUnsafeBytes { JSONText.isPlain($0) }) }
+            func name(_ bytes: [UInt8]) -> RecordToken {
+                RecordToken(.name, bytes.withUnsafeBytes { kept.keep($0) }, flag: bytes.withUnsafeBytes { JSONText.isPlain($0) })
+            }
+            idName = name(idKey)
+            valueName = name(valueKey)
+            self.wrapIn = wrapIn.map(name)
             self.kept = kept
             self.next = next
             self.arena = arena
@@ -398,18 +423,20 @@ extension KeyedToArray {
 
         func start(key: UnsafeRawBufferPointer?) -> Bool {
             cursor.start(key: key)
-            inObject = false
+            collection = .none
             name = nil
-            inRecord = 0
+            index = 0
+            inValue = 0
+            droppingId = false
             return next.start(key: key)
         }
 
-        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !inObject }
+        func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && collection == .none }
 
         /// A container it ignores, or in which its path selects only members of some names at any
         /// depth (`$..name`), watched for them (`PathCursor.watches`).
         func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
-            guard !inObject else { return false }
+            guard collection == .none else { return false }
             let states = cursor.peek()
             return states == 0 || cursor.watches(states, into: &pass)
         }
@@ -418,51 +445,119 @@ extension KeyedToArray {
 
         func take(_ token: RecordToken) -> Bool {
             let states = cursor.take(token)
-            if inObject {
-                if let member = name {
-                    // A member's value: a record.
-                    name = nil
-                    guard shape(ValueKinds(token.kind)) == .record, !cursor.selects(states) else { return false }
-                    inRecord = 1
-                    arena.grow(KeyedToArray.recordGrowth(idKeyBytes: idName.bytes.count, idBytes: member.bytes.count))
-                    return next.take(token) && next.take(idName) && next.take(RecordToken(.string, member.bytes, flag: member.flag))
-                }
-                if inRecord > 0 {
-                    if token.startsValue && cursor.selects(states) { return false }
-                    if token.opens {
-                        inRecord += 1
-                    } else if token.closes {
-                        inRecord -= 1
-                    } else if inRecord == 1 && token.isName(idName) {
-                        return false
-                    }
-                    return next.take(token)
-                }
-                if token.kind == .name {
-                    name = token
-                    return true
-                }
-                // The selected object's end.
-                inObject = false
+            if collection == .none {
+                guard token.startsValue, cursor.selects(states) else { return next.take(token) }
+                return open(token)
+            }
+            if inValue > 0 {
+                // Below a member's value: a selection there is the tree's (it edits first).
+                if token.startsValue && cursor.selects(states) { return false }
+                return takeInValue(token)
+            }
+            switch token.kind {
+            case .name:
+                name = token
+                return true
+            case .objectEnd, .arrayEnd:
+                // The selected collection's end.
+                collection = .none
                 guard next.take(.arrayEnd) else { return false }
                 return wrapIn == nil || next.take(.objectEnd)
+            default:
+                guard !cursor.selects(states) else { return false }
+                let id: RecordToken
+                if collection == .array {
+                    defer { index += 1 }
+                    if token.kind == .null { return true }  // A hole.
+                    var digits = String(index)
+                    id = RecordToken(.string, digits.withUTF8 { arena.keep(UnsafeRawBufferPointer($0)) }, flag: true)
+                } else {
+                    guard let member = name else { return false }
+                    name = nil
+                    id = RecordToken(.string, member.bytes, flag: member.flag)
+                }
+                return begin(token, id: id)
             }
-            guard token.startsValue, cursor.selects(states) else { return next.take(token) }
-            // Arrays (numbered records) are made on the tree, as is the error at other values.
-            guard KeyedToArray.selects.verdict(token) == .edits, token.kind != .arrayStart else { return false }
+        }
+
+        /// A selected value: an object or an array opens a collection, `null` becomes `[]`.
+        private func open(_ token: RecordToken) -> Bool {
+            // Another kind's error is the tree's.
+            guard KeyedToArray.selects.verdict(token) == .edits else { return false }
             if let wrapIn {
                 arena.grow(.wrapping(nameBytes: wrapIn.bytes.count))
                 guard next.take(.objectStart), next.take(wrapIn) else { return false }
             }
             switch token.kind {
-            case .objectStart:
-                inObject = true
+            case .objectStart, .arrayStart:
+                collection = token.kind == .objectStart ? .object : .array
+                index = 0
                 return next.take(.arrayStart)
             case .null:
                 guard next.take(.arrayStart), next.take(.arrayEnd) else { return false }
                 return wrapIn == nil || next.take(.objectEnd)
             default:
                 return false
+            }
+        }
+
+        /// The first token of a member's value (or an element's) whose id is `id`.
+        private func begin(_ token: RecordToken, id: RecordToken) -> Bool {
+            let shape = self.shape(ValueKinds(token.kind))
+            // Counted for every member, as the tree counts it (a skipped one too).
+            arena.grow(KeyedToArray.recordGrowth(idKeyBytes: idName.bytes.count, idBytes: id.bytes.count))
+            switch shape {
+            case .fails:
+                return false
+            case .record:
+                guard next.take(token), next.take(idName), next.take(id) else { return false }
+            case .skipped:
+                break
+            case .wrapped:
+                arena.grow(.text(valueName.bytes.count + 4))
+                guard next.take(.objectStart), next.take(idName), next.take(id), next.take(valueName), next.take(token) else {
+                    return false
+                }
+                if !token.opens { return next.take(.objectEnd) }
+            }
+            if token.opens {
+                inValue = 1
+                valueShape = shape
+                droppingId = false
+            }
+            return true
+        }
+
+        /// A token inside a member's value that is a container.
+        private func takeInValue(_ token: RecordToken) -> Bool {
+            let depth = inValue
+            if token.opens {
+                inValue += 1
+            } else if token.closes {
+                inValue -= 1
+            }
+            switch valueShape {
+            case .skipped:
+                return true
+            case .wrapped:
+                guard next.take(token) else { return false }
+                return inValue > 0 || next.take(.objectEnd)
+            case .record, .fails:
+                if droppingId {
+                    // Until the value is whole: a scalar, or its container closed.
+                    if inValue <= 1 { droppingId = false }
+                    return true
+                }
+                if depth == 1 && token.kind == .name {
+                    if token.isName(idName) {
+                        guard overwrites else { return false }
+                        droppingId = true
+                        return true
+                    }
+                    // Escapes may spell `idKey`: the tree compares the names.
+                    if !token.flag && overwrites { return false }
+                }
+                return next.take(token)
             }
         }
     }
