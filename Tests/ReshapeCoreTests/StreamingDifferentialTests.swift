@@ -320,6 +320,33 @@ import Testing
         }
     }
 
+    /// Member comparisons joined by `&&`, `||` and `!` are decided on the members' text too
+    /// (`MemberTest`), stopping where the evaluator stops: the tree's bytes, no record tree, and
+    /// objects `compared ahead`. An operand the text cannot decide (a member that is a
+    /// container, an escaped string, a query two members deep) leaves the object to the
+    /// evaluator on tokens, with the same verdicts.
+    @Test func joinedComparisonsAreDecidedOnTheirText() throws {
+        let records = [
+            #"{"g": [{"role": "member", "id": "g3", "n": 12}, {"role": "owner", "id": "g1"}, {"id": "g3"}, {"role": "mémber", "id": 5}], "k": 1}"#,
+            #"{"g": [{"role": "admin", "n": 3}, {"role": "member", "id": "g3", "x": "long"}, {"role": null, "n": 5.0}, {}], "k": 2}"#,
+            #"{"g": [{"role": ["member"], "id": "g3"}, {"role": "memb\u0065r", "id": "g3"}, {"role": {"a": 1}, "n": 7}], "k": 3}"#,
+        ]
+        let input = Array(("{" + (0..<60).map { #""r\#($0)": \#(records[$0 % records.count])"# }.joined(separator: ",") + "}").utf8)
+        for filter in [
+            "@.role == 'member' && @.id == 'g3'", "!(@.role == 'owner')", "@.n > 5 || @.role == 'admin'",
+            "@.n > 5 || match(@.role, 'm.*') && !(@.id == 5)", "!(@.role == 'member' || @.role == 'owner') && @.n >= 5",
+            "(@.id == 'g3' || @.id == 5) && length(@.role) == 6", "!(!(@.role != null))",
+        ] {
+            let spec = #"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?\#(filter)]"}]"#
+            let rules = try Rules(json: spec)
+            let outcomes = Outcomes()
+            #expect(Self.compare(rules, input, outcomes: outcomes, context: spec))
+            let counts = outcomes.counts()
+            #expect(counts["record trees", default: 0] == 0 && counts["rerun", default: 0] == 0, "\(spec): \(counts)")
+            #expect(counts["compared ahead", default: 0] > 0, "\(spec): \(counts)")
+        }
+    }
+
     /// Objects in arrays inside records that a rule removes (by index, or as a filter decides,
     /// read ahead or not), after and before other rules: what the rules before the removal
     /// would have done to them (or failed on: a renaming that makes a name twice) happens as on

@@ -60,11 +60,11 @@ final class FilterGate: RecordFilter {
     @exclusivity(unchecked) private var peeked: [RecordToken] = []
     @exclusivity(unchecked) private var found: [(name: Int, value: Range<Int>)] = []
     /// For each segment of `namesRead`: those names as tokens, their bytes kept by `kept`; and
-    /// its filters as member comparisons with the index of their member's name, when they all
-    /// are (decided on the text without tokens).
+    /// its filters as member comparisons (joined by `&&`, `||` and `!`) with the index of their
+    /// member's name, when they all are (decided on the text without tokens).
     private let nameTokens: [[RecordToken]]
     private let kept = TokenArena()
-    private let comparisons: [[(index: Int, comparison: MemberComparison)]?]
+    private let comparisons: [[MemberTest]?]
     /// The name of the record's member the gate's tokens are in (their text is the record's
     /// unless a filter before the gate makes that member).
     @exclusivity(unchecked) private var recordMember: RecordToken? = nil
@@ -103,10 +103,10 @@ final class FilterGate: RecordFilter {
         }
         comparisons = zip(filters, namesRead).map { expressions, names in
             guard let names, !expressions.isEmpty else { return nil }
-            var compiled: [(index: Int, comparison: MemberComparison)] = []
+            var compiled: [MemberTest] = []
             for expression in expressions {
-                guard let comparison = MemberComparison(expression), let index = names.firstIndex(of: comparison.name) else { return nil }
-                compiled.append((index, comparison))
+                guard let test = MemberTest(expression, names: names) else { return nil }
+                compiled.append(test)
             }
             return compiled
         }
@@ -298,8 +298,9 @@ final class FilterGate: RecordFilter {
     /// Whether one of `comparisons` holds on the members `found` in `text`, each read from its
     /// text; nil when one of them is not a scalar as plain as that (a container, a string with an
     /// escape), and the evaluator decides on their tokens. Counts the steps the evaluator would:
-    /// the tokens of the object of those members, and again for each comparison made.
-    private func compare(_ comparisons: [(index: Int, comparison: MemberComparison)], in text: UnsafeRawBufferPointer) -> Bool? {
+    /// the tokens of the object of those members, and again for each comparison made (`&&` and
+    /// `||` stop at the first that decides, as the evaluator's do).
+    private func compare(_ comparisons: [MemberTest], in text: UnsafeRawBufferPointer) -> Bool? {
         for member in found {
             // A container has more tokens than one.
             let first = text[member.value.lowerBound]
@@ -308,15 +309,16 @@ final class FilterGate: RecordFilter {
         let tokens = 2 + 2 * found.count
         var work = tokens
         var holds = false
-        for index in comparisons.indices {
-            work += tokens
+        let value = { (name: Int) -> FilterScalar? in
             var value = FilterScalar.nothing
-            let name = comparisons[index].index
-            for member in found where member.name == name {
-                guard let scalar = scalar(text[member.value]) else { return nil }
+            for member in self.found where member.name == name {
+                guard let scalar = self.scalar(text[member.value]) else { return nil }
                 value = scalar
             }
-            guard let held = comparisons[index].comparison.holds(value, work: &work) else { return nil }
+            return value
+        }
+        for test in comparisons {
+            guard let held = test.holds(value, tokens: tokens, work: &work) else { return nil }
             if held {
                 holds = true
                 break
@@ -386,6 +388,69 @@ final class FilterGate: RecordFilter {
             }
         }
         return found
+    }
+}
+
+/// A filter made of member comparisons (`MemberComparison`) joined by `&&`, `||` and `!`
+/// (`@.role == 'member' && @.id != 'g3'`), decided on the members' scalars read from the text.
+indirect enum MemberTest {
+    /// A comparison of the member whose name is number `index` of the names read.
+    case comparison(index: Int, MemberComparison)
+    case and([MemberTest])
+    case or([MemberTest])
+    case not(MemberTest)
+
+    /// `expression` as such a test, its members among `names`; nil when it is not one.
+    init?(_ expression: FilterExpression, names: [[UInt8]]) {
+        func all(_ items: [FilterExpression]) -> [MemberTest]? {
+            var tests: [MemberTest] = []
+            for item in items {
+                guard let test = MemberTest(item, names: names) else { return nil }
+                tests.append(test)
+            }
+            return tests
+        }
+        switch expression {
+        case .and(let items):
+            guard let tests = all(items) else { return nil }
+            self = .and(tests)
+        case .or(let items):
+            guard let tests = all(items) else { return nil }
+            self = .or(tests)
+        case .not(let inner):
+            guard let test = MemberTest(inner, names: names) else { return nil }
+            self = .not(test)
+        default:
+            guard let comparison = MemberComparison(expression), let index = names.firstIndex(of: comparison.name) else { return nil }
+            self = .comparison(index: index, comparison)
+        }
+    }
+
+    /// Whether the test holds, given the value of each member by its index (nil: not a plain
+    /// scalar); nil when only the evaluator can tell. Each comparison made adds `tokens` to
+    /// `work` (the evaluator's look-up of the member among the object's tokens) and what its
+    /// function costs; `&&` and `||` stop at the first operand that decides, as the evaluator's.
+    func holds(_ value: (Int) -> FilterScalar?, tokens: Int, work: inout Int) -> Bool? {
+        switch self {
+        case .comparison(let index, let comparison):
+            work = work.addingClamped(tokens)
+            guard let scalar = value(index) else { return nil }
+            return comparison.holds(scalar, work: &work)
+        case .and(let tests):
+            for test in tests {
+                guard let held = test.holds(value, tokens: tokens, work: &work) else { return nil }
+                if !held { return false }
+            }
+            return true
+        case .or(let tests):
+            for test in tests {
+                guard let held = test.holds(value, tokens: tokens, work: &work) else { return nil }
+                if held { return true }
+            }
+            return false
+        case .not(let test):
+            return test.holds(value, tokens: tokens, work: &work).map { !$0 }
+        }
     }
 }
 
