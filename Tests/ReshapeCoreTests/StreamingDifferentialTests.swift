@@ -442,6 +442,39 @@ import Testing
         #expect(counts["rerun", default: 0] == 0 && counts["failed", default: 0] > 0, "\(spec): \(counts)")
     }
 
+    /// Many records failing one rule, at different depths, several in each batch: the whole
+    /// tree reports the deepest failure, and the latest of those; the stream weighs the failures
+    /// of a batch on one document (`RecordRunner.firstReported`) and gives the same error, on
+    /// every route. With two failing rules, the first rule's failure wins wherever it is.
+    @Test(arguments: [
+        #"[{"op":"keyedToArray"},{"op":"coerce","path":"$..x","to":"number"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"arrayToKeyed","path":"$..g"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"hoist","path":"$..h","member":"m"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].n","to":"integer"},{"op":"coerce","path":"$..x","to":"number"}]"#,
+        #"[{"op":"coerce","path":"$.*..x","to":"boolean"},{"op":"keyedToArray"}]"#,
+    ])
+    func manyRecordsFailingOneRule(_ spec: String) throws {
+        let rules = try Rules(json: spec)
+        for seed in 0..<3 {
+            var random = SeededGenerator(seed: UInt64(77 + seed))
+            let records = (0..<60).map { index in
+                // A failing value (or none) at depth 1 to 3 below the record.
+                let depth = 1 + random.next(3)
+                let fails = random.next(3) > 0
+                var x = fails ? #"{"x": "s\#(index)", "g": [{"id": 1}, {"id": 1}], "h": {"n": 1}}"# : #"{"x": "1", "g": [{"id": \#(index)}], "h": {"m": 2}}"#
+                for _ in 1..<depth { x = #"{"a": \#(x)}"# }
+                let n = random.next(5) == 0 ? #""n""# : "\(index)"
+                return #""r\#(index)": {"n": \#(n), "v": \#(x)}"#
+            }
+            let input = Array(("{" + records.joined(separator: ",") + "}").utf8)
+            let outcomes = Outcomes()
+            #expect(Self.compare(rules, input, outcomes: outcomes, context: "\(spec) seed \(seed)"))
+            #expect(throws: ReshapeError.self) { try rules.applyWholeTree(to: input) }
+            let counts = outcomes.counts()
+            #expect(counts["rerun", default: 0] == 0 && counts["failed", default: 0] > 0, "\(spec): \(counts)")
+        }
+    }
+
     /// More distinct record member names than a stream keeps routes for (`KnownNames.capacity`):
     /// the routes of the names past it are made for each member, and write its name themselves;
     /// a renaming's names are still compared when a rule after it drops one.

@@ -119,6 +119,35 @@ final class RecordRunner: @unchecked Sendable {
         return false
     }
 
+    /// Of records of one batch that each failed the same rule (in the order of the text), the one
+    /// whose error the whole tree reports: the rules up to that one run on a document that holds
+    /// them all, as the whole tree holds them (the records that did not fail it cannot change
+    /// which failure comes first: each record's rules see that record alone), and the error that
+    /// comes out says. One document for them all, where weighing them two by two took one each.
+    /// Should the error name none of them, they are weighed two by two (`reportsLater`).
+    private func firstReported(
+        _ contenders: [(slice: RecordSlice, error: ReshapeError, position: Int)]
+    ) -> (slice: RecordSlice, error: ReshapeError, position: Int) {
+        let records = contenders.map { RecordCopy($0.slice, in: text, borrowing: true) }
+        if let rank = Self.rank(contenders[0].error), rank > 0 {
+            do throws(ReshapeError) {
+                let document = try self.document(of: records[0], envelope: nil)
+                for record in records.dropFirst() { try add(record, to: document) }
+                try rules.run(on: document, range: 0..<rank)
+            } catch {
+                for index in records.indices where isIn(records[index], at: index, error: error, beforeRule: rank - 1) {
+                    return contenders[index]
+                }
+            }
+        }
+        var first = 0
+        for index in contenders.indices.dropFirst()
+        where reportsLater(contenders[index].error, of: records[index], over: contenders[first].error, of: records[first], envelope: nil) {
+            first = index
+        }
+        return contenders[first]
+    }
+
     /// The envelope's error, when the whole tree reports it rather than `candidate`, the error of
     /// `record`: the rules up to `candidate`'s run on the whole envelope (`envelope`, read to the
     /// end) with `record` in its collection; nil when the error that comes out is the record's.
@@ -358,6 +387,17 @@ final class RecordRunner: @unchecked Sendable {
             _ = spending?.add((totals.last ?? reported) - reported)
         }
         let startsStream = batch.startsStream
+        // The records that failed the rule of the batch's error, when more than one did: which
+        // of them the whole tree reports is decided once, at the end (see `firstReported`).
+        var contenders: [(slice: RecordSlice, error: ReshapeError, position: Int)] = []
+        defer {
+            if contenders.count > 1, let error = batch.error, Self.rank(error) == Self.rank(contenders[0].error) {
+                let first = firstReported(contenders)
+                batch.error = first.error
+                batch.failed = first.slice
+                batch.failedPosition = first.position
+            }
+        }
         for (position, slice) in batch.slices.enumerated() {
             let mark = batch.output.count
             do throws(ReshapeError) {
@@ -384,23 +424,18 @@ final class RecordRunner: @unchecked Sendable {
                     batch.failedPosition = position
                     return
                 }
-                let replaces: Bool
-                if let kept = batch.error {
-                    replaces =
-                        batch.failed.map {
-                            reportsLater(
-                                error, of: RecordCopy(slice, in: text, borrowing: true), over: kept,
-                                of: RecordCopy($0, in: text, borrowing: true), envelope: nil)
-                        } ?? false
-                } else {
-                    replaces = true
-                }
-                if replaces {
+                // Errors of different rules, or text that cannot be read, go by their rank (see
+                // `reportsLater`); failures of one rule are weighed together at the end.
+                let keptRank = batch.error.flatMap(Self.rank)
+                if keptRank == nil || rank < keptRank! {
                     batch.error = error
                     batch.failed = slice
                     batch.failedPosition = position
+                    contenders = [(slice, error, position)]
                     // Text that cannot be read comes first: nothing after it in the batch can.
                     if rank == 0 { return }
+                } else if rank == keptRank && rank > 0 {
+                    contenders.append((slice, error, position))
                 }
             }
             // Checked per record, not per batch: one record can cost the whole budget (renamings
