@@ -64,7 +64,7 @@ final class FilterGate: RecordFilter {
     /// member's name, when they all are (decided on the text without tokens).
     private let nameTokens: [[RecordToken]]
     private let kept = TokenArena()
-    private let comparisons: [[MemberTest]?]
+    private let comparisons: [MemberTests?]
     /// The name of the record's member the gate's tokens are in (their text is the record's
     /// unless a filter before the gate makes that member).
     @exclusivity(unchecked) private var recordMember: RecordToken? = nil
@@ -103,12 +103,7 @@ final class FilterGate: RecordFilter {
         }
         comparisons = zip(filters, namesRead).map { expressions, names in
             guard let names, !expressions.isEmpty else { return nil }
-            var compiled: [MemberTest] = []
-            for expression in expressions {
-                guard let test = MemberTest(expression, names: names) else { return nil }
-                compiled.append(test)
-            }
-            return compiled
+            return MemberTests(expressions, names: names)
         }
     }
 
@@ -300,7 +295,7 @@ final class FilterGate: RecordFilter {
     /// escape), and the evaluator decides on their tokens. Counts the steps the evaluator would:
     /// the tokens of the object of those members, and again for each comparison made (`&&` and
     /// `||` stop at the first that decides, as the evaluator's do).
-    private func compare(_ comparisons: [MemberTest], in text: UnsafeRawBufferPointer) -> Bool? {
+    private func compare(_ comparisons: MemberTests, in text: UnsafeRawBufferPointer) -> Bool? {
         for member in found {
             // A container has more tokens than one.
             let first = text[member.value.lowerBound]
@@ -309,23 +304,41 @@ final class FilterGate: RecordFilter {
         let tokens = 2 + 2 * found.count
         var work = tokens
         var holds = false
-        let value = { (name: Int) -> FilterScalar? in
-            var value = FilterScalar.nothing
-            for member in self.found where member.name == name {
-                guard let scalar = self.scalar(text[member.value]) else { return nil }
-                value = scalar
+        switch comparisons {
+        case .plain(let comparisons):
+            for index in comparisons.indices {
+                work += tokens
+                guard let value = value(comparisons[index].index, in: text),
+                    let held = comparisons[index].comparison.holds(value, work: &work)
+                else { return nil }
+                if held {
+                    holds = true
+                    break
+                }
             }
-            return value
-        }
-        for test in comparisons {
-            guard let held = test.holds(value, tokens: tokens, work: &work) else { return nil }
-            if held {
-                holds = true
-                break
+        case .joined(let tests):
+            for test in tests {
+                guard let held = test.holds({ self.value($0, in: text) }, tokens: tokens, work: &work) else { return nil }
+                if held {
+                    holds = true
+                    break
+                }
             }
         }
         arena.work = arena.work.addingClamped(work)
         return holds
+    }
+
+    /// The scalar of the member `found` whose name is number `name` of the names read:
+    /// `.nothing` when missing (the last when it is there twice: the text is read strictly
+    /// later); nil when it is not one `scalar(_:)` reads.
+    private func value(_ name: Int, in text: UnsafeRawBufferPointer) -> FilterScalar? {
+        var value = FilterScalar.nothing
+        for member in found where member.name == name {
+            guard let scalar = scalar(text[member.value]) else { return nil }
+            value = scalar
+        }
+        return value
     }
 
     /// The scalar whose text, and nothing more, is `text`: a string without an escape, a
@@ -388,6 +401,27 @@ final class FilterGate: RecordFilter {
             }
         }
         return found
+    }
+}
+
+/// The filters of a step, when each is a member comparison, or such comparisons joined by `&&`,
+/// `||` and `!`: decided on the members' text (see `FilterGate.compare`). Plain comparisons, the
+/// common case, are kept flat.
+enum MemberTests {
+    case plain([(index: Int, comparison: MemberComparison)])
+    case joined([MemberTest])
+
+    /// `expressions` (one per filter selector of the step), their members among `names`; nil when
+    /// one of them is not such a test.
+    init?(_ expressions: [FilterExpression], names: [[UInt8]]) {
+        var plain: [(index: Int, comparison: MemberComparison)] = []
+        var joined: [MemberTest] = []
+        for expression in expressions {
+            guard let test = MemberTest(expression, names: names) else { return nil }
+            if case .comparison(let index, let comparison) = test { plain.append((index, comparison)) }
+            joined.append(test)
+        }
+        self = plain.count == joined.count ? .plain(plain) : .joined(joined)
     }
 }
 
