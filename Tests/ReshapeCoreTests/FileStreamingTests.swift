@@ -80,6 +80,59 @@ import Testing
     /// Progress comes about every half megabyte however the document is reshaped: streamed,
     /// streamed and then whole (a rule that needs the whole document), or whole from the start
     /// (no collection where the rules expect one), never going back, ending at the total.
+    /// The umask as the kernel reports it (`Umask:` in /proc/self/status); nil without /proc.
+    static func umaskFromProc() -> mode_t? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let value = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return nil }
+        return value
+    }
+
+    /// A new output file gets the mode a new file gets there (0666 less the umask) from the
+    /// kernel: the library never sets the umask, which is the whole process's (a thread making a
+    /// file in that moment would make it writable by all). A thread watches the umask in
+    /// /proc/self/status while new files are written, and must never see it change.
+    @Test func newFilesLeaveTheUmaskAlone() throws {
+        guard let mask = Self.umaskFromProc() else { return }
+        let (folder, inputPath, _) = try Self.folder(holding: Array(#"{"a": {"x": 1}, "b": {"x": 2}}"#.utf8))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rules = try Rules(json: #"[{"op": "keyedToArray"}]"#)
+        final class Watch: @unchecked Sendable {
+            let lock = NSLock()
+            var stop = false
+            var changed: mode_t? = nil
+            var looks = 0
+        }
+        let watch = Watch()
+        let done = DispatchSemaphore(value: 0)
+        let watcher = Thread {
+            while true {
+                let seen = FileStreamingTests.umaskFromProc()
+                watch.lock.lock()
+                watch.looks += 1
+                if let seen, seen != mask { watch.changed = seen }
+                let stop = watch.stop
+                watch.lock.unlock()
+                if stop { break }
+            }
+            done.signal()
+        }
+        watcher.start()
+        for index in 0..<300 {
+            let outputPath = folder.appendingPathComponent("new-\(index).json").path
+            try rules.applyFile(inputPath, to: outputPath, settings: StreamSettings(jobs: 1))
+            var status = stat()
+            #expect(stat(outputPath, &status) == 0 && status.st_mode & 0o777 == 0o666 & ~mask, "\(outputPath)")
+        }
+        watch.lock.lock()
+        watch.stop = true
+        watch.lock.unlock()
+        done.wait()
+        #expect(watch.changed == nil, "the umask became \(String(watch.changed ?? 0, radix: 8))")
+        #expect(watch.looks > 10)
+    }
+
     @Test func progressIsReportedWhateverRoute() throws {
         let input = Self.payload()
         let array = Array(("[" + (0..<40_000).map { #"{"n": \#($0), "pad": "\#(String(repeating: "y", count: 100))"}"# }

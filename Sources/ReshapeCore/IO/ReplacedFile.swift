@@ -68,36 +68,34 @@ final class ReplacedFile {
         let directory = folder.isEmpty ? "/" : folder
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         let prefix = directory + "/." + name + ".reshape-"
-        let descriptor: Int32
+        var descriptor: Int32 = -1
         let staging: Staging
+        // A new file is made with the mode any new file gets there (0666 less the umask, or the
+        // folder's default ACL), by the kernel: the umask is never set, even for a moment (it is
+        // the whole process's). A replaced file keeps its mode, set below.
+        let creation: mode_t = exists ? 0o600 : 0o666
         // Naming it on commit goes through /proc/self/fd: without /proc, a named file from the start.
-        let unnamed = access("/proc/self/fd", X_OK) == 0 ? csystem_open_unnamed(directory, O_WRONLY, 0o600) : -1
+        let unnamed = access("/proc/self/fd", X_OK) == 0 ? csystem_open_unnamed(directory, O_WRONLY, UInt32(creation)) : -1
         if unnamed >= 0 {
             (descriptor, staging) = (unnamed, .unnamed(prefix: prefix))
         } else {
-            var template = Array((prefix + "XXXXXX").utf8CString)
-            descriptor = mkstemp(&template)
-            guard descriptor >= 0 else { throw Self.failure(path, errno) }
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            staging = .named(String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            let temporary = try Self.freshName(prefix: prefix, path: path) { candidate in
+                descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, creation)
+                return descriptor >= 0
+            }
+            staging = .named(temporary)
         }
         var otherOwner = false
-        let mode: mode_t
         if exists {
-            mode = existing.st_mode & 0o7777
             if existing.st_uid != getuid() || existing.st_gid != getgid() {
                 otherOwner = fchown(descriptor, existing.st_uid, existing.st_gid) != 0
             }
-        } else {
-            let mask = umask(0)
-            umask(mask)
-            mode = 0o666 & ~mask
-        }
-        guard fchmod(descriptor, mode) == 0 else {
-            let code = errno
-            close(descriptor)
-            if case .named(let temporary) = staging { unlink(temporary) }
-            throw Self.failure(path, code)
+            guard fchmod(descriptor, existing.st_mode & 0o7777) == 0 else {
+                let code = errno
+                close(descriptor)
+                if case .named(let temporary) = staging { unlink(temporary) }
+                throw Self.failure(path, code)
+            }
         }
         (self.descriptor, self.staging, copyInto) = (descriptor, staging, otherOwner)
     }
@@ -145,12 +143,20 @@ final class ReplacedFile {
 
     /// Gives the file without a name a name, `prefix` and six random characters, for the rename.
     private func name(prefix: String, path: String) throws(ReshapeError) -> String {
+        try Self.freshName(prefix: prefix, path: path) { candidate in
+            linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, candidate, AT_SYMLINK_FOLLOW) == 0
+        }
+    }
+
+    /// `prefix` and six random characters, a name `claim` takes (true); a name taken already
+    /// (`claim` false with `EEXIST`) is drawn again, up to 100 times.
+    private static func freshName(prefix: String, path: String, _ claim: (String) -> Bool) throws(ReshapeError) -> String {
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<100 {
             let suffix = (0..<6).map { _ in letters[Int(generator.next(upperBound: UInt64(letters.count)))] }
             let candidate = prefix + String(decoding: suffix, as: UTF8.self)
-            if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, candidate, AT_SYMLINK_FOLLOW) == 0 { return candidate }
+            if claim(candidate) { return candidate }
             guard errno == EEXIST else { throw Self.failure(path, errno) }
         }
         throw Self.failure(path, EEXIST)
