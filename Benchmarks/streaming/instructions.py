@@ -22,10 +22,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (the workloads)
 
 
-def instructions(cli: str, rules: str, source: str, folder: str) -> int:
+def instructions(cli: str, rules: str, source: str, folder: str, fails: bool = False) -> int:
+    """The CLI's instructions under callgrind; with `fails`, the rules must stop with `rule_failed`."""
     done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/callgrind.out", cli,
                            "--jobs", "1", "--rules", rules, source, "-o", f"{folder}/out.json"],
-                          capture_output=True, text=True, check=True)
+                          capture_output=True, text=True, check=not fails)
+    if fails and (done.returncode == 0 or "rule_failed" not in done.stderr):
+        sys.exit(f"instructions.py: the rules were to fail with rule_failed:\n{done.stderr[-2000:]}")
     found = re.search(r"refs:\s+([\d,]+)", done.stderr)
     if not found:
         sys.exit(f"instructions.py: no count in callgrind's report:\n{done.stderr[-2000:]}")

@@ -9,6 +9,11 @@ file to file, on every core, alternating with `keyedToArray` alone for N rounds 
 table gives the median time and the median of the paired ratios. With `--instructions`, the
 first 12,000 records run under callgrind with `--jobs 1` instead (see instructions.py): a figure
 the VM's speed does not move. Only the CLI runs: there is no peer script for these lists.
+
+With `--failing`, the lists of FAILING_WORKLOADS run instead: rules that fail on many records
+(every record, or one in eight), each beside a variant that does the same work without failing;
+the CLI must then stop with `rule_failed`, and the table shows what finding the whole tree's
+error among many failures costs.
 """
 
 import json
@@ -59,6 +64,17 @@ MORE_WORKLOADS = {
                  "renameKeys $..* bio → about (not deep)"),
     "DESCFILTER": ([KEYED, {"op": "remove", "path": "$..groups[?@.role == 'member']"}],
                    "remove $..groups[?@.role == 'member']"),
+    "SET": ([{"op": "keyedToArray", "path": "$.*.profile", "idKey": "k", "nonObject": "wrap"}, KEYED],
+            "keyedToArray $.*.profile nonObject wrap (a Firebase set), then keyedToArray"),
+    "AND": ([KEYED, {"op": "remove", "path": "$[*].groups[?@.role == 'member' && @.id == 'g3']"}],
+            "remove $[*].groups[?@.role == 'member' && @.id == 'g3']"),
+    "NOT": ([KEYED, {"op": "remove", "path": "$[*].groups[?!(@.role == 'owner')]"}],
+            "remove $[*].groups[?!(@.role == 'owner')]"),
+    "SEARCH": ([KEYED, {"op": "remove", "path": "$[*].groups[?search(@.name, 'team')]"}],
+               "remove $[*].groups[?search(@.name, 'team')]"),
+    "COUNT": ([KEYED, {"op": "remove", "path": "$[?count(@.groups[*]) > 1]"}], "remove $[?count(@.groups[*]) > 1]"),
+    "VALUE": ([KEYED, {"op": "remove", "path": "$[?value(@.profile.city) == 'Αθήνα']"}],
+              "remove $[?value(@.profile.city) == 'Αθήνα']"),
     "FOUR": ([KEYED, {"op": "remove", "path": "$[*].avatar.width"},
               {"op": "renameKeys", "path": "$[*].profile", "map": {"bio": "about"}},
               {"op": "coerce", "path": "$[*].isActive", "to": "string"}, {"op": "convertKeys", "to": "snake_case"}],
@@ -71,6 +87,18 @@ MORE_WORKLOADS = {
               "eight rules: emptyArrayToNull, remove, renameKeys, default, coerce, convertKeys, pluck, wrap"),
 }
 
+FAILING_WORKLOADS = {
+    "KEYED": ([KEYED], "keyedToArray alone"),
+    "COERCEKEEP": ([KEYED, {"op": "coerce", "path": "$[*].isActive", "to": "number", "onFail": "keep"}],
+                   "coerce $[*].isActive to number, onFail keep (nothing fails)"),
+    "COERCEFAILS": ([KEYED, {"op": "coerce", "path": "$[*].isActive", "to": "number"}],
+                    "the same, onFail error: every record fails"),
+    "HOISTNULL": ([KEYED, {"op": "hoist", "path": "$[*].groups[*]", "member": "name", "onMissing": "null"}],
+                  "hoist $[*].groups[*] name, onMissing null (nothing fails)"),
+    "A2KFAILS": ([KEYED, {"op": "arrayToKeyed", "path": "$[*].groups"}],
+                 "arrayToKeyed $[*].groups: about one record in eight has an id twice"),
+}
+
 
 def main() -> None:
     args = sys.argv[1:]
@@ -79,17 +107,19 @@ def main() -> None:
     if "--rounds" in args:
         rounds = int(args[args.index("--rounds") + 1])
         del args[args.index("--rounds"):args.index("--rounds") + 2]
-    args = [arg for arg in args if arg != "--instructions"]
+    failing = "--failing" in args
+    workloads = FAILING_WORKLOADS if failing else MORE_WORKLOADS
+    args = [arg for arg in args if arg not in ("--instructions", "--failing")]
     if len(args) < 2:
         sys.exit(__doc__)
     cli, payload = args[0], args[1]
-    names = ["KEYED"] + [name for name in (args[2:] or MORE_WORKLOADS) if name != "KEYED"]
+    names = ["KEYED"] + [name for name in (args[2:] or workloads) if name != "KEYED"]
     with tempfile.TemporaryDirectory(prefix="reshape-more-lists-") as folder:
         rules = {}
         for name in names:
             rules[name] = os.path.join(folder, f"rules-{name}.json")
             with open(rules[name], "w") as file:
-                json.dump(MORE_WORKLOADS[name][0], file)
+                json.dump(workloads[name][0], file)
         if counting:
             with open(payload, "rb") as file:
                 records = list(json.load(file).items())[:12_000]
@@ -100,8 +130,8 @@ def main() -> None:
             print("| rule list | instructions | vs keyedToArray alone |\n|---|---:|---:|")
             counts = {}
             for name in names:
-                counts[name] = instructions.instructions(cli, rules[name], source, folder)
-                label = MORE_WORKLOADS[name][1].replace("|", "\\|")
+                counts[name] = instructions.instructions(cli, rules[name], source, folder, fails=name.endswith("FAILS"))
+                label = workloads[name][1].replace("|", "\\|")
                 print(f"| {label} | {counts[name]:,} | {counts[name] / counts['KEYED']:.2f}x |", flush=True)
             return
         output = os.path.join(folder, "out.json")
@@ -111,13 +141,14 @@ def main() -> None:
                 start = time.perf_counter()
                 done = subprocess.run([cli, "--rules", rules[name], payload, "-o", output], capture_output=True, text=True)
                 times[name].append(time.perf_counter() - start)
-                if done.returncode != 0:
-                    sys.exit(f"more_lists.py: {name} failed: {done.stderr.strip()}")
+                fails = done.returncode != 0
+                if fails != name.endswith("FAILS") or (fails and "rule_failed" not in done.stderr):
+                    sys.exit(f"more_lists.py: {name} exited {done.returncode}: {done.stderr.strip()}")
         print(f"{os.path.getsize(payload):,} bytes; {cli}, all cores, file to file, {rounds} rounds alternating")
         print("| rule list | median time | paired ratio to keyedToArray alone |\n|---|---:|---:|")
         for name in names:
             ratio = statistics.median(a / b for a, b in zip(times[name], times["KEYED"]))
-            label = MORE_WORKLOADS[name][1].replace("|", "\\|")
+            label = workloads[name][1].replace("|", "\\|")
             print(f"| {label} | {statistics.median(times[name]):.3f} s | {ratio:.2f}x |", flush=True)
 
 
