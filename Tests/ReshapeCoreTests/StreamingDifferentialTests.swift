@@ -281,7 +281,9 @@ import Testing
             #expect(counts["record trees", default: 0] == 0 && counts["rerun", default: 0] == 0, "\(spec): \(counts)")
             #expect((counts["read ahead", default: 0] > 0) == ahead, "\(spec): \(counts)")
             if ahead && spec.contains("remove") && spec.contains("$[?") {
-                #expect(counts["members past", default: 0] > 0, "\(spec): \(counts)")
+                // A record kept goes by as text: copied whole, its id put first by the copy
+                // (`RecordFilter.recordIdKey`), where no other rule needs its tokens.
+                #expect(counts["containers passed", default: 0] > 0, "\(spec): \(counts)")
             }
             for bad in awkward {
                 let records = (0..<50).map { #""r\#($0)": \#($0 == 30 ? bad : tricky[$0 % tricky.count])"# }

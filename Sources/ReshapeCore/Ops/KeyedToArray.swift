@@ -343,6 +343,11 @@ extension KeyedToArray {
         /// It adds the id member; every other token goes on as it came.
         var recordMembersMade: [[UInt8]]? { [Array(idName.bytes)] }
 
+        /// A record the filters after it all let go by is copied with its id put first by the
+        /// copy, which gives the record back to the filters where this would not make it (a
+        /// member named as the id).
+        var recordIdKey: [UInt8]? { Array(idName.bytes) }
+
         /// Unless the record has a member named as the id (the tree decides: an error, or the
         /// member overwritten or kept), found ahead in its text.
         func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool {

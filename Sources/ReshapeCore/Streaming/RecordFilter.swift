@@ -67,12 +67,21 @@ protocol RecordFilter: AnyObject {
     /// passes on every other token at once, as it took it; nil (the default) when it may change
     /// anything, or hold tokens back.
     var recordMembersMade: [[UInt8]]? { get }
+
+    /// When the filter makes each record of an object collection `{idKey: name, ...}` from its
+    /// members, passing every other token on as it took it (`keyedToArray` at the collection):
+    /// `idKey`. A chain that begins with it may copy a record from the text when every filter
+    /// after it lets the record go by, the copy putting the id first itself (see
+    /// `RecordFilterChain.copyAgreed`). By default, nil.
+    var recordIdKey: [UInt8]? { get }
 }
 
 extension RecordFilter {
     var renamesMembers: Bool { false }
 
     var recordMembersMade: [[UInt8]]? { nil }
+
+    var recordIdKey: [UInt8]? { nil }
 
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool { ignores(token) }
 

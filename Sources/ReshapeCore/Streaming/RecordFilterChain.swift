@@ -139,6 +139,18 @@ final class RecordFilterChain {
     private let renamersAsked: UInt64
     /// See `MemberRoute.renamed`.
     @exclusivity(unchecked) private var wentBy: [(filter: Int, hash: UInt64)] = []
+    /// The first filter makes the records with this id member (`RecordFilter.recordIdKey`): a
+    /// record the others let go by is copied whole, its id put first by the copy.
+    private let recordIdKey: [UInt8]?
+    /// The record's member name in an object collection (see `run`).
+    @exclusivity(unchecked) private var recordKey: UnsafeRawBufferPointer? = nil
+    /// Records in a row that the filters did not all let go by (`copyRecord`). Past
+    /// `recordMissLimit`, records are not asked again until `recordMissPause` more have gone:
+    /// a list whose path reaches into every record never agrees. (Which way a record goes
+    /// changes neither its bytes nor its work: only the time.)
+    @exclusivity(unchecked) private var recordMisses = 0
+    private static let recordMissLimit = 16
+    private static let recordMissPause = 4096
     /// How much of `wentBy` the routes kept in `routes` use.
     @exclusivity(unchecked) private var keptWentBy = 0
 
@@ -174,6 +186,7 @@ final class RecordFilterChain {
             if !self.filters[index].passesEveryName { dropsAfter = true }
         }
         renamersAsked = renamers
+        recordIdKey = self.filters.first?.recordIdKey
     }
 
     /// Writes the reshaped record to `out`, or nothing when a rule removed it whole
@@ -202,6 +215,7 @@ final class RecordFilterChain {
         direct = -1
         dropped = false
         nextRoute = 0
+        recordKey = key
         self.depthLeft = depthLeft
         swap(&out, &writer.out)
         defer { swap(&out, &writer.out) }
@@ -267,6 +281,7 @@ final class RecordFilterChain {
         filters = []
         rules = []
         renamersAsked = 0
+        recordIdKey = nil
     }
 
     /// Gathers tokens, their bytes kept in an arena.
@@ -296,12 +311,17 @@ final class RecordFilterChain {
 
     /// The pass every filter agrees on for the container `token` opens, as an index into
     /// `passes` (0: each ignores it); nil when some filter must see its tokens.
-    private func agreedPass(_ token: RecordToken) -> Int? {
+    private func agreedPass(_ token: RecordToken) -> Int? { agreedPass(token, from: 0) }
+
+    /// `agreedPass` of the filters from number `first` on (a record the first filter makes:
+    /// see `copyRecord`). Inlined, so that the containers' `agreedPass` counts from a constant.
+    @inline(__always)
+    private func agreedPass(_ token: RecordToken, from first: Int) -> Int? {
         guard !filters.isEmpty else { return nil }
         var pass = ContainerPass()
         var key: UInt64 = 0
         var watchKey: UInt64 = 0
-        for index in filters.indices {
+        for index in first..<filters.count {
             let counts = pass.counts
             guard filters[index].passes(token, into: &pass) else { return nil }
             // A filter adds one renaming at most: in one state always the same one, and
@@ -317,7 +337,7 @@ final class RecordFilterChain {
         for index in passes.indices where passes[index].key == key && passes[index].watchKey == watchKey { return index }
         // A pass not met before: asked again, its renamings gathered this time.
         var gathered = ContainerPass(gathering: true)
-        for filter in filters { _ = filter.passes(token, into: &gathered) }
+        for index in first..<filters.count { _ = filters[index].passes(token, into: &gathered) }
         return passIndex(gathered, key: key, watchKey: watchKey)
     }
 
@@ -332,6 +352,9 @@ final class RecordFilterChain {
         let watchKey: UInt64
         let fast: RecordFastPath
         @exclusivity(unchecked) var scratch: JSONParser.NameScratch
+        /// `fast` for a whole record the first filter makes (`RecordFastPath(records:idKey:)`),
+        /// made at its first use; `.some(nil)` when this pass cannot copy one.
+        @exclusivity(unchecked) var forRecords: RecordFastPath?? = nil
 
         init(key: UInt64, watchKey: UInt64 = 0, _ fast: RecordFastPath, cacheCapacity: Int) {
             self.key = key
@@ -407,7 +430,11 @@ final class RecordFilterChain {
                         }
                         arena.growth = arena.growth.addingClamped(copying.scratch.growth)
                         copying.scratch.growth = 0
-                    } else if bypass == 0, let copied = copyAgreed(token, at: open, &parser, depthLeft: depthLeft) {
+                    } else if bypass == 0,
+                        let copied = frames.isEmpty && recordIdKey != nil
+                            ? copyRecord(token, at: open, &parser, depthLeft: depthLeft)
+                            : copyAgreed(token, at: open, &parser, depthLeft: depthLeft)
+                    {
                         // No rule needs its tokens: the writer copied it from the text, as the fused
                         // pass copies a record, doing what the rules agreed on, without a token for
                         // each value in it.
@@ -473,21 +500,52 @@ final class RecordFilterChain {
     @inline(__always)
     private func copyAgreed(_ token: RecordToken, at open: Int, _ parser: inout JSONParser, depthLeft: Int) -> Bool? {
         guard let agreed = agreedPass(token) else { return nil }
+        return copy(token, at: open, &parser, depthLeft: depthLeft, agreed: agreed, passes[agreed].fast, id: nil)
+    }
+
+    /// `copyAgreed` for a record the first filter makes (`RecordFilter.recordIdKey`): the other
+    /// filters decide, and the copy puts the id first. Any stop gives the record back (a member
+    /// named as the id, an empty record): the filters then make it.
+    @inline(never)
+    private func copyRecord(_ token: RecordToken, at open: Int, _ parser: inout JSONParser, depthLeft: Int) -> Bool? {
+        if recordMisses >= Self.recordMissLimit {
+            recordMisses += 1
+            guard recordMisses > Self.recordMissLimit + Self.recordMissPause else { return nil }
+            recordMisses = 0
+        }
+        guard token.kind == .objectStart, let key = recordKey, let idKey = recordIdKey, let agreed = agreedPass(token, from: 1) else {
+            recordMisses += 1
+            return nil
+        }
+        recordMisses = 0
+        let copying = passes[agreed]
+        if copying.forRecords == nil { copying.forRecords = .some(RecordFastPath(records: copying.fast, idKey: idKey)) }
+        guard let fast = copying.forRecords ?? nil else { return nil }
+        return copy(token, at: open, &parser, depthLeft: depthLeft, agreed: agreed, fast, id: key)
+    }
+
+    /// Copies the container at `open` with `fast`, the pass `agreed` (or its record form, with
+    /// the record's `id`): see `copyAgreed`.
+    @inline(__always)
+    private func copy(
+        _ token: RecordToken, at open: Int, _ parser: inout JSONParser, depthLeft: Int, agreed: Int, _ fast: RecordFastPath,
+        id: KeyBytes?
+    ) -> Bool? {
         let resume = parser.index
         parser.index = open
         let copying = passes[agreed]
         let mark = writer.mark
         // A pass that renames a container's own members copies it only while it holds no
         // container: one more level of nesting stops the copy, which is given back (as any
-        // copy of it that stops: the filters then decide).
-        let ownMembersOnly = copying.fast.ownMembersOnly
+        // copy of it that stops: the filters then decide). So does a record's copy.
+        let ownMembersOnly = fast.ownMembersOnly
         guard
             writer.copy(
-                &parser, copying.fast, depthLeft: ownMembersOnly ? min(2, depthLeft - frames.count) : depthLeft - frames.count,
+                &parser, fast, id: id, depthLeft: ownMembersOnly ? min(2, depthLeft - frames.count) : depthLeft - frames.count,
                 scratch: &copying.scratch)
         else {
             copying.scratch.growth = 0
-            let givesBack = copying.scratch.givesBack || ownMembersOnly
+            let givesBack = copying.scratch.givesBack || ownMembersOnly || id != nil
             copying.scratch.givesBack = false
             guard givesBack else { return false }
             copiesGivenBack += 1
@@ -498,7 +556,8 @@ final class RecordFilterChain {
         for filter in filters { filter.skip(token) }
         arena.growth = arena.growth.addingClamped(copying.scratch.growth)
         copying.scratch.growth = 0
-        if agreed != 0 { containersPassed += 1 }
+        // A record is copied with its id put first: something done to it.
+        if agreed != 0 || id != nil { containersPassed += 1 }
         return true
     }
 
@@ -857,10 +916,12 @@ final class RecordTextWriter: RecordFilter {
     /// tokens would be after `fast` (see `JSONParser.transformRecord`), and moves past it. False
     /// when the tree must decide (a duplicate or colliding name, invalid text, nesting past
     /// `depthLeft` in the input or past the depth left in the output, output past the limit).
-    func copy(_ parser: inout JSONParser, _ fast: RecordFastPath, depthLeft: Int, scratch: inout JSONParser.NameScratch) -> Bool {
+    func copy(
+        _ parser: inout JSONParser, _ fast: RecordFastPath, id: KeyBytes? = nil, depthLeft: Int, scratch: inout JSONParser.NameScratch
+    ) -> Bool {
         guard beginValue() else { return false }
         return parser.transformRecord(
-            fast, id: nil, depthLeft: min(depthLeft, self.depthLeft - frames.count), into: &out, scratch: &scratch,
+            fast, id: id, depthLeft: min(depthLeft, self.depthLeft - frames.count), into: &out, scratch: &scratch,
             outputLimit: outputLimit, wholeText: false)
     }
 
