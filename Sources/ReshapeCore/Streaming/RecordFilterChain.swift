@@ -517,10 +517,14 @@ final class RecordFilterChain {
             recordMisses += 1
             return nil
         }
-        recordMisses = 0
         let copying = passes[agreed]
         if copying.forRecords == nil { copying.forRecords = .some(RecordFastPath(records: copying.fast, idKey: idKey)) }
-        guard let fast = copying.forRecords ?? nil else { return nil }
+        // A pass that cannot copy a record (it drops, edits or watches) is a miss too.
+        guard let fast = copying.forRecords ?? nil else {
+            recordMisses += 1
+            return nil
+        }
+        recordMisses = 0
         return copy(token, at: open, &parser, depthLeft: depthLeft, agreed: agreed, fast, id: key)
     }
 
