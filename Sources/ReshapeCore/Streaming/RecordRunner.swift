@@ -426,16 +426,15 @@ final class RecordRunner: @unchecked Sendable {
                 }
                 // Errors of different rules, or text that cannot be read, go by their rank (see
                 // `reportsLater`); failures of one rule are weighed together at the end.
-                let keptRank = batch.error.flatMap(Self.rank)
-                if keptRank == nil || rank < keptRank! {
+                if let keptRank = batch.error.flatMap(Self.rank), rank >= keptRank {
+                    if rank == keptRank && rank > 0 { contenders.append((slice, error, position)) }
+                } else {
                     batch.error = error
                     batch.failed = slice
                     batch.failedPosition = position
                     contenders = [(slice, error, position)]
                     // Text that cannot be read comes first: nothing after it in the batch can.
                     if rank == 0 { return }
-                } else if rank == keptRank && rank > 0 {
-                    contenders.append((slice, error, position))
                 }
             }
             // Checked per record, not per batch: one record can cost the whole budget (renamings
