@@ -474,8 +474,7 @@ extension KeyedToArray {
                 if collection == .array {
                     defer { index += 1 }
                     if token.kind == .null { return true }  // A hole.
-                    var digits = String(index)
-                    id = RecordToken(.string, digits.withUTF8 { arena.keep(UnsafeRawBufferPointer($0)) }, flag: true)
+                    id = RecordToken(.string, arena.keep(String(index)), flag: true)
                 } else {
                     guard let member = name else { return false }
                     name = nil

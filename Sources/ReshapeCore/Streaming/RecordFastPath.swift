@@ -139,10 +139,7 @@ final class RecordFastPath: Sendable {
                     name = renamed
                 }
             }
-            var quoted = ByteBuffer(capacity: name.count + 8)
-            name.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) }
-            quoted.append(UInt8(ascii: ":"))
-            idName = (quoted.toArray(), name.withUnsafeBytes { RecordNames.hash($0) }, growth)
+            idName = Self.idName(name, growth: growth)
         }
         return RecordFastPath(
             nullEmptyObjects: builder.nullEmptyObjects, nullBlankStrings: builder.nullBlankStrings, trim: builder.trim,
@@ -209,9 +206,9 @@ extension RecordFastPath {
 extension RecordFastPath {
     /// `fast`, a pass the filters after `keyedToArray` agreed on for a whole record, copying the
     /// record with its id first as `keyedToArray` makes it (named `idKey`, renamed by the pass's
-    /// renamings, and `null` when blank if the pass nulls blank strings); nil when the pass does
-    /// more to names than rename them (a drop, a value edit, a watch: the id member would meet it
-    /// too) or renames only a container's own members.
+    /// renamings; a blank id, where the pass nulls blank strings, stops the copy); nil when the
+    /// pass does more to names than rename them (a drop, a value edit, a watch: the id member
+    /// would meet it too) or renames only a container's own members.
     convenience init?(records fast: RecordFastPath, idKey: [UInt8]) {
         guard fast.idName == nil, !fast.dropsMembers, fast.valueEdits.isEmpty, fast.watches == 0, fast.watchedHashes.isEmpty,
             !fast.ownMembersOnly
@@ -222,15 +219,22 @@ extension RecordFastPath {
         var edits: UInt64 = 0
         let changed = idKey.withUnsafeBytes { fast.renamed($0, into: &renamed, growth: &growth, dropped: &dropped, edits: &edits) }
         guard !dropped, edits == 0 else { return nil }
-        let name = changed ? renamed : idKey
+        self.init(
+            nullEmptyObjects: fast.nullEmptyObjects, nullEmptyArrays: fast.nullEmptyArrays, nullBlankStrings: fast.nullBlankStrings,
+            trim: fast.trim, renames: fast.renames, idName: Self.idName(changed ? renamed : idKey, growth: growth),
+            idKeyHash: idKey.withUnsafeBytes { RecordNames.hash($0) }, idKeyLength: idKey.count,
+            idBlankCheck: (fast.trim, fast.nullBlankStrings))
+    }
+}
+
+extension RecordFastPath {
+    /// `idName` for the id member written `name` (quoted, with its colon), which renamings
+    /// lengthened by `growth`.
+    static func idName(_ name: [UInt8], growth: Int) -> (quoted: [UInt8], hash: UInt64, growth: Int) {
         var quoted = ByteBuffer(capacity: name.count + 8)
         name.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) }
         quoted.append(UInt8(ascii: ":"))
-        self.init(
-            nullEmptyObjects: fast.nullEmptyObjects, nullEmptyArrays: fast.nullEmptyArrays, nullBlankStrings: fast.nullBlankStrings,
-            trim: fast.trim, renames: fast.renames, idName: (quoted.toArray(), name.withUnsafeBytes { RecordNames.hash($0) }, growth),
-            idKeyHash: idKey.withUnsafeBytes { RecordNames.hash($0) }, idKeyLength: idKey.count,
-            idBlankCheck: (fast.trim, fast.nullBlankStrings))
+        return (quoted.toArray(), name.withUnsafeBytes { RecordNames.hash($0) }, growth)
     }
 }
 

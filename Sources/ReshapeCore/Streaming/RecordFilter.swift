@@ -72,7 +72,7 @@ protocol RecordFilter: AnyObject {
     /// members, passing every other token on as it took it (`keyedToArray` at the collection):
     /// `idKey`. A chain that begins with it may copy a record from the text when every filter
     /// after it lets the record go by, the copy putting the id first itself (see
-    /// `RecordFilterChain.copyAgreed`). By default, nil.
+    /// `RecordFilterChain.copyRecord`). By default, nil.
     var recordIdKey: [UInt8]? { get }
 }
 
