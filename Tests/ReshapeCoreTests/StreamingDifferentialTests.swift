@@ -1822,6 +1822,52 @@ import Testing
         #expect(counts["streamed", default: 0] > 0 && counts["rerun", default: 0] == 0, "\(counts)")
     }
 
+    /// A record member some filter must see goes through only the filters that do something
+    /// to it (`RecordFilter.asideFlag`): the others are set aside while it is read, and all are
+    /// back for the record's end and the next record, after a record that took its tree or
+    /// failed in such a member too. With the whole tree's bytes or error; `narrowed`: some
+    /// member was read with filters set aside.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray"},{"op":"emptyArrayToNull"},{"op":"remove","path":"$[*].avatar.width"},{"op":"renameKeys","path":"$[*].profile","map":{"city":"town"}},{"op":"default","path":"$[*].profile","key":"country","value":null},{"op":"coerce","path":"$[*].score","to":"string","onFail":"keep"},{"op":"convertKeys","to":"snake_case"},{"op":"pluck","path":"$[*].items","member":"k","onMissing":"null"},{"op":"wrap","key":"data"}]"#, true),
+        // A renaming set aside is told of the member, as a rule after it drops that name: a
+        // member it renames to it later is its error, as on the tree.
+        (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"x1":"createdAt"}},{"op":"coerce","path":"$[*].createdAt","to":"string","onFail":"null"},{"op":"remove","path":"$[*].createdAt"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].avatar","member":"url","onMissing":"keep"},{"op":"default","path":"$[*]","key":"role","value":"user"},{"op":"remove","path":"$[*].tags[?@.url == 'u']"},{"op":"blankStringToNull"}]"#, true),
+        // A filter that gates records, and one that counts from an array's end.
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[?@.plan == 'free']"},{"op":"coerce","path":"$[*].flag","to":"string"},{"op":"remove","path":"$[*].tags[-1]"}]"#, true),
+        // A rule that makes other members of the record out of one (`flatten` at the record):
+        // the rules after it see that member's tokens, since they may act on those. (`hoist`
+        // at the record sees every member: no member is routed.)
+        (#"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*]","member":"avatar"},{"op":"remove","path":"$[*].width"},{"op":"coerce","path":"$[*].url","to":"number","onFail":"null"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*]","member":"profile","onMissing":"keep"},{"op":"remove","path":"$[*].city"},{"op":"coerce","path":"$[*].flag","to":"string"}]"#, false),
+        // Records of an object collection; `keyedToArray` alone is set aside for `flag`.
+        (#"[{"op":"remove","path":"$.*.avatar"},{"op":"coerce","path":"$.*.flag","to":"string"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].flag","to":"string"}]"#, true),
+        // One rule: no other filter to set aside.
+        (#"[{"op":"coerce","path":"$.*.flag","to":"string"}]"#, false),
+    ])
+    func filtersThatDoNothingToAMemberAreSetAside(_ spec: String, _ narrowed: Bool) throws {
+        let rules = try Rules(json: spec)
+        let outcomes = Self.compareOnCleanRecords(rules, seed: 97_531, context: spec)
+        let many = (0..<40).map { #""m\#($0)": \#($0)"# }.joined(separator: ", ")
+        // Records that take their tree, or fail, inside a member read with filters aside.
+        for bad in [
+            #"{"profile": {"city": 1, "city": 2}, "plan": "p"}"#, #"{"items": [{"k": 1, "k": 2}], "flag": true}"#,
+            #"{"avatar": {"url": "a", "width": tru}}"#, #"{"score": [1], "profile": {"country": 1, "town": 2, "city": 3}}"#,
+            #"{"flag": {"a": 1}, "createdAt": {}}"#, #"{"plan": 1, "flag": 2}"#, #"{"createdAt": 1, "x1": 2}"#,
+            // More members than the filters compare one by one: the record takes its tree, and
+            // the records after it the filters.
+            #"{"flag": "f", "profile": {\#(many)}, "items": [{"k": 1, \#(many)}], "avatar": {"width": 2, \#(many)}}"#,
+        ] {
+            let clean = (0..<300).map { #""r\#($0)": {"displayName": "a", "plan": " ", "flag": true, "avatar": {"width": 1}, "items": [{"k": 1}], "profile": {"city": "c"}}"# }
+            let input = Array(("{" + (clean[..<200] + [#""bad": \#(bad)"#] + clean[200...]).joined(separator: ",") + "}").utf8)
+            #expect(Self.compare(rules, input, outcomes: outcomes, context: "rules \(spec) bad \(bad)"))
+        }
+        let counts = outcomes.counts()
+        #expect((counts["members narrowed", default: 0] > 0) == narrowed, "\(counts)")
+        #expect(counts["streamed", default: 0] > 0 && counts["rerun", default: 0] == 0, "\(counts)")
+    }
+
     /// What the record filters leave to a record's own tree, with the whole tree's bytes or error:
     /// a path that makes records of the collection and inside them, `arrayToKeyed` inside
     /// records, and values a rule rejects or names that collide (the record alone takes its

@@ -98,9 +98,9 @@ extension BlankStringToNull {
             if below?.passes(states, into: &edited.pass) == true { return edited }
             guard matcher.selectsEverythingBelow(states) else {
                 // A string when selected; a container, which may hold selected strings.
-                return MemberUse(tokens: states & matcher.selected != 0 ? [.string, .object, .array] : .containers)
+                return MemberUse(tokens: states & matcher.selected != 0 ? [.string, .object, .array] : .containers, keepsMember: true)
             }
-            var use = MemberUse(tokens: .string)
+            var use = MemberUse(tokens: .string, keepsMember: true)
             use.pass.nullBlankStrings = true
             use.pass.trim = trim
             return use
@@ -118,6 +118,7 @@ extension BlankStringToNull {
         let trim: Bool
         let editsBelow: EditsBelow?
         let next: any RecordFilter
+        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
 
         init(cursor: PathCursor, trim: Bool, editsBelow: EditsBelow?, next: any RecordFilter) {
             self.cursor = cursor
@@ -151,6 +152,7 @@ extension BlankStringToNull {
         @exclusivity(unchecked) var one: [RecordToken] = [.null]
 
         func take(_ token: RecordToken) -> Bool {
+            if asideFlag.pointee { return next.take(token) }
             let states = cursor.take(token)
             guard token.kind == .string && cursor.selects(states) else { return next.take(token) }
             one[0] = token

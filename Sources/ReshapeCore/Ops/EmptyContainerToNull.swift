@@ -57,7 +57,9 @@ extension EmptyContainerToNull {
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             guard states != 0 else { return MemberUse() }
-            guard states & matcher.selected != 0 && matcher.selectsEverythingBelow(states) else { return MemberUse(tokens: .containers) }
+            guard states & matcher.selected != 0 && matcher.selectsEverythingBelow(states) else {
+                return MemberUse(tokens: .containers, keepsMember: true)  // It edits values only.
+            }
             var use = MemberUse()
             if objects { use.pass.nullEmptyObjects = true } else { use.pass.nullEmptyArrays = true }
             return use
@@ -78,6 +80,7 @@ private final class EmptyToNullFilter: RecordFilter {
     let opener: RecordToken
     let closer: RecordToken.Kind
     let next: any RecordFilter
+    @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
     let edit: (Range<Int>, TokenFilterValues) -> ValueEdit<Range<Int>>
     /// A selected opener was taken and not passed on yet.
     @exclusivity(unchecked) var held = false
@@ -119,6 +122,7 @@ private final class EmptyToNullFilter: RecordFilter {
     func skip(_ token: RecordToken) { cursor.skip() }
 
     func take(_ token: RecordToken) -> Bool {
+        if asideFlag.pointee { return next.take(token) }
         if held {
             held = false
             if token.kind == closer {

@@ -69,6 +69,7 @@ extension Keep {
                 // Selected, or in a selected record, any value; selected in, a container (a
                 // scalar holds nothing).
                 use.tokens = states & matcher.selected != 0 || selectsRecord ? .all : .containers
+                use.keepsMember = !selectsRecord
             } else if selectsRecord && !Keep.keeps(name.bytes, hash: name.hash, listed: listed) {
                 use.drops = true
             }

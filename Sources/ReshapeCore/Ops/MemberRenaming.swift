@@ -285,7 +285,9 @@ extension RenamingOperation {
             if coversValue && !excluderLive {
                 use.pass.rename(newName)
             } else {
+                // It renames inside the member (the member's own name is `newName`'s).
                 use.tokens = .containers
+                use.keepsMember = true
             }
             return use
         }
@@ -305,6 +307,7 @@ extension MemberRenaming {
         let everywhere: Bool
         let newName: @Sendable (KeyBytes) -> [UInt8]?
         let next: any RecordFilter
+        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
         let arena: TokenArena
         /// The depths (of their members) of the selected objects open.
         @exclusivity(unchecked) var objects: [Int] = []
@@ -390,6 +393,7 @@ extension MemberRenaming {
         }
 
         func take(_ token: RecordToken) -> Bool {
+            if asideFlag.pointee { return next.take(token) }
             let depth = cursor.depth
             let states = cursor.take(token)
             if !excluders.isEmpty { followExcluders(token) }

@@ -129,13 +129,15 @@ extension Remove {
                 // on its text, at every depth.
                 use.pass.drop { Self.matches(matching, $0) }
             } else if states & matcher.selected != 0 {
-                use.tokens = .all
+                use.tokens = .all  // `matching`: it drops members of this one.
+                use.keepsMember = true
             } else if let dropsBelow, states == dropsBelow.states {
                 // `$..name`: a container goes past with those members dropped on its text.
                 use.pass.drop(named: dropsBelow.names)
             } else if states != 0 {
                 // The path goes on below the member: nothing in a scalar is selected.
                 use.tokens = .containers
+                use.keepsMember = true
             }
             return use
         }
@@ -150,6 +152,7 @@ extension Remove {
         let dropNames: [[UInt8]]
         let arena: TokenArena
         let next: any RecordFilter
+        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
         @exclusivity(unchecked) var skipper = ValueSkipper()
         /// The member whose name was dropped: its value goes too.
         @exclusivity(unchecked) var dropsValue = false
@@ -206,6 +209,7 @@ extension Remove {
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {
+            if asideFlag.pointee { return next.take(token) }
             if skipper.active {
                 skipper.take(token)
                 return true

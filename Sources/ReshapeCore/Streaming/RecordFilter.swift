@@ -22,6 +22,15 @@ protocol RecordFilter: AnyObject {
     /// Takes the record's next token. False: the record needs its tree.
     func take(_ token: RecordToken) -> Bool
 
+    /// While it points to true, `take` passes each token on as it came, and nothing else is
+    /// asked of the filter: its chain sets it between a record's members, for a member the
+    /// filter does nothing to (see `MemberUse.doesNothing`) that some other filter must see,
+    /// and clears it before the record's end (see `RecordFilterChain.setAside(_:)`). Given
+    /// once, as the chain is made (until then, `RecordFilterChain.neverAside`); a filter that
+    /// wraps another gives it the same. (A flag the chain writes, not a property it sets: a
+    /// call for each filter at every member costs more than the filter it spares.)
+    var asideFlag: UnsafePointer<Bool> { get set }
+
     /// Whether the container that `token` opens (the next value this filter would take) would
     /// go through it unchanged, all of it, without the filter needing to see its tokens: the
     /// filter's path selects nothing in it and nothing waits for it. Changes nothing.
@@ -444,12 +453,13 @@ struct RecordFilterContext {
         let whole = record & matcher.selected != 0
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
-            if states & matcher.selected != 0 { return MemberUse(tokens: .all) }
+            // What it does to the record it selects may make other members of this one.
+            if states & matcher.selected != 0 { return MemberUse(tokens: .all, keepsMember: !whole) }
             // A path that goes on below a member selects nothing in a scalar (`$..price` past
             // `"name": "x"`): only a container's tokens are needed.
             var kinds: ValueKinds = states != 0 ? .containers : []
             if whole { kinds.formUnion(selectedRecord?(name) ?? .all) }
-            return MemberUse(tokens: kinds)
+            return MemberUse(tokens: kinds, keepsMember: !whole)
         }
     }
 
@@ -571,11 +581,24 @@ struct MemberUse {
     /// Or: the filter drops the member, name and value, whatever its value (when it need not see
     /// it); the filters after it never see it.
     var drops = false
+    /// When it sees the member's tokens: it passes the member on as one member of the record,
+    /// under the name it had (its value perhaps changed), so that the filters after it that do
+    /// nothing to that name need not see it (see `doesNothing`). False (the default) when it may
+    /// make other members of the record out of it, or change the record around it (a path that
+    /// selects the record: `flatten` or `hoist` of one of its members).
+    var keepsMember = false
 
-    /// A member the filter needs to see when its value is of one of `tokens`' kinds.
-    init(tokens: ValueKinds = []) {
+    /// A member the filter needs to see when its value is of one of `tokens`' kinds; `keepsMember`
+    /// as above.
+    init(tokens: ValueKinds = [], keepsMember: Bool = false) {
         self.tokens = tokens
+        self.keepsMember = keepsMember
     }
+
+    /// The filter does nothing to the member, whatever its value (after what the filters
+    /// before it did to it): it may be set aside while the member goes through the others
+    /// (`RecordFilter.asideFlag`).
+    var doesNothing: Bool { tokens.isEmpty && newName == nil && !drops && pass.counts == 0 && pass.nullingKey == 0 }
 }
 
 /// What a rule's filter does to the members of a record, by name (see `MemberUse`): the same

@@ -116,6 +116,24 @@ final class RecordFilterChain {
     /// Members of records that went to the writer alone (for tests: see
     /// `StreamSettings.outcome`).
     private(set) var membersPast = 0
+    /// The filters set aside (a bit each, by index: see `RecordFilter.asideFlag`): those that do
+    /// nothing to the record's member being read, which others must see. 0 at a record's start
+    /// and end, and between members the filters see all of.
+    @exclusivity(unchecked) private var aside: UInt64 = 0
+    /// A bit for each filter, by index.
+    private let allFilters: UInt64
+    /// Each filter's `RecordFilter.asideFlag`, by index.
+    private let asideFlags: UnsafeMutablePointer<Bool>
+    /// The flag of a filter no chain sets aside: false, always (never written, so shared by
+    /// every thread).
+    nonisolated(unsafe) static let neverAside: UnsafePointer<Bool> = {
+        let flag = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+        flag.initialize(to: false)
+        return UnsafePointer(flag)
+    }()
+    /// Members of records that some filters were set aside for (for tests: see
+    /// `StreamSettings.outcome`).
+    private(set) var membersNarrowed = 0
     let arena: TokenArena
     /// Per open container of the text: is it an object, where its names start in `names`.
     @exclusivity(unchecked) private var frames: [(isObject: Bool, firstName: Int)] = []
@@ -168,6 +186,10 @@ final class RecordFilterChain {
         }
         first = next
         self.filters = filters.reversed()
+        allFilters = filters.isEmpty ? 0 : UInt64.max >> UInt64(64 - filters.count)
+        asideFlags = .allocate(capacity: max(1, filters.count))
+        asideFlags.initialize(repeating: false, count: max(1, filters.count))
+        for index in self.filters.indices { self.filters[index].asideFlag = UnsafePointer(asideFlags + index) }
         var except: [[UInt8]] = []
         for filter in self.filters {
             arena.takesText.append((ObjectIdentifier(filter), except))
@@ -215,6 +237,8 @@ final class RecordFilterChain {
         direct = -1
         dropped = false
         nextRoute = 0
+        // A record that failed may have left filters aside.
+        if aside != 0 { setAside(0) }
         recordKey = key
         self.depthLeft = depthLeft
         swap(&out, &writer.out)
@@ -282,6 +306,13 @@ final class RecordFilterChain {
         rules = []
         renamersAsked = 0
         recordIdKey = nil
+        allFilters = 0
+        asideFlags = .allocate(capacity: 1)
+        asideFlags.initialize(to: false)
+    }
+
+    deinit {
+        asideFlags.deallocate()
     }
 
     /// Gathers tokens, their bytes kept in an arena.
@@ -296,6 +327,11 @@ final class RecordFilterChain {
         func start(key: UnsafeRawBufferPointer?) -> Bool { true }
 
         func ignores(_ token: RecordToken) -> Bool { false }
+
+        var asideFlag: UnsafePointer<Bool> {
+            get { RecordFilterChain.neverAside }
+            set {}
+        }
 
         func skip(_ token: RecordToken) {}
 
@@ -321,7 +357,10 @@ final class RecordFilterChain {
         var pass = ContainerPass()
         var key: UInt64 = 0
         var watchKey: UInt64 = 0
-        for index in first..<filters.count {
+        var asked = seeing(from: first)
+        while asked != 0 {
+            let index = asked.trailingZeroBitCount
+            asked &= asked - 1
             let counts = pass.counts
             guard filters[index].passes(token, into: &pass) else { return nil }
             // A filter adds one renaming at most: in one state always the same one, and
@@ -337,7 +376,11 @@ final class RecordFilterChain {
         for index in passes.indices where passes[index].key == key && passes[index].watchKey == watchKey { return index }
         // A pass not met before: asked again, its renamings gathered this time.
         var gathered = ContainerPass(gathering: true)
-        for index in first..<filters.count { _ = filters[index].passes(token, into: &gathered) }
+        asked = seeing(from: first)
+        while asked != 0 {
+            _ = filters[asked.trailingZeroBitCount].passes(token, into: &gathered)
+            asked &= asked - 1
+        }
         return passIndex(gathered, key: key, watchKey: watchKey)
     }
 
@@ -384,7 +427,7 @@ final class RecordFilterChain {
         // Containers only: for a scalar, asking every filter costs more than passing it through
         // them (measured: MIXED1 1.08x with scalars too).
         if token.opens && !asked && agreedPass(token) == 0 {
-            for filter in filters { filter.skip(token) }
+            skipped(token)
             bypass = 1
             return writer.take(token)
         }
@@ -482,6 +525,7 @@ final class RecordFilterChain {
                 parser.index += 1
                 if top.isObject { names.removeSubrange(top.firstName...) }
                 frames.removeLast()
+                if frames.isEmpty && aside != 0 { setAside(0) }
                 guard emit(top.isObject ? .objectEnd : .arrayEnd) else { return false }
             }
             if frames.isEmpty {
@@ -557,7 +601,7 @@ final class RecordFilterChain {
             parser.index = resume
             return nil
         }
-        for filter in filters { filter.skip(token) }
+        skipped(token)
         arena.growth = arena.growth.addingClamped(copying.scratch.growth)
         copying.scratch.growth = 0
         // A record is copied with its id put first: something done to it.
@@ -653,8 +697,44 @@ final class RecordFilterChain {
                 arena.growth = arena.growth.addingClamped(route.growth)
                 return writer.take(route.name, written: route.written)
             }
+            // Some filter must see the member: those that do nothing to it are set aside.
+            if route.aside != aside { setAside(route.aside) }
+            if route.aside != 0 {
+                membersNarrowed += 1
+                for index in route.renamed where route.aside & (1 << UInt64(wentBy[index].filter)) != 0 {
+                    guard filters[wentBy[index].filter].memberWentBy(named: wentBy[index].hash) else { return false }
+                }
+            }
+        } else if aside != 0 && frames.count == 1 {
+            setAside(0)
         }
         return emit(token)
+    }
+
+    /// The filters from number `first` on that are not set aside, a bit each.
+    @inline(__always)
+    private func seeing(from first: Int) -> UInt64 { allFilters & ~aside & (UInt64.max << UInt64(first)) }
+
+    /// Sets aside the filters of `bits` (a bit each, by index), and no other.
+    @inline(never)
+    private func setAside(_ bits: UInt64) {
+        var changed = aside ^ bits
+        while changed != 0 {
+            let index = changed.trailingZeroBitCount
+            asideFlags[index] = bits & (1 << UInt64(index)) != 0
+            changed &= changed - 1
+        }
+        aside = bits
+    }
+
+    /// The container `token` opens went by as text: the filters not set aside are told.
+    @inline(__always)
+    private func skipped(_ token: RecordToken) {
+        var told = seeing(from: 0)
+        while told != 0 {
+            filters[told.trailingZeroBitCount].skip(token)
+            told &= told - 1
+        }
     }
 
     /// Reads the member value at `parser.index` as strictly as `read` does, writing nothing; a
@@ -719,6 +799,9 @@ final class RecordFilterChain {
         /// The renaming filters it goes by that are told so (see `RecordFilter.memberWentBy`),
         /// with the hash of the name each gives it: a range of the chain's `wentBy`.
         var renamed = 0..<0
+        /// When some filter must see the member: the filters (a bit each) that do nothing to it
+        /// (`MemberUse.doesNothing`), set aside while it is read.
+        var aside: UInt64 = 0
 
         /// - Parameters:
         ///   - renamers: a bit per filter that is told of the members that go by it.
@@ -743,8 +826,12 @@ final class RecordFilterChain {
             name = RecordToken(name: kept.keep(token.bytes), hash: token.hash, plain: token.flag)
             var pass = ContainerPass(gathering: true)
             var key: UInt64 = 0
+            // No filter before may have made other members out of it (`MemberUse.keepsMember`).
+            var narrows = true
             for index in needs.indices {
                 let use = needs[index](name)
+                if narrows && use.doesNothing { aside |= 1 << UInt64(index) }
+                if !use.tokens.isEmpty && !use.keepsMember { narrows = false }
                 tokens.formUnion(use.tokens)
                 if use.drops {
                     // The filters after it never see the member.
@@ -842,6 +929,11 @@ final class RecordTextWriter: RecordFilter {
     func start(key: UnsafeRawBufferPointer?) -> Bool { true }
 
     func ignores(_ token: RecordToken) -> Bool { true }
+
+    var asideFlag: UnsafePointer<Bool> {
+        get { RecordFilterChain.neverAside }
+        set {}
+    }
 
     func skip(_ token: RecordToken) {}
 
@@ -959,6 +1051,7 @@ final class RecordTextWriter: RecordFilter {
 final class GivingUp: RecordFilter {
     func start(key: UnsafeRawBufferPointer?) -> Bool { false }
     func take(_ token: RecordToken) -> Bool { false }
+    var asideFlag = RecordFilterChain.neverAside
     func ignores(_ token: RecordToken) -> Bool { false }
     func skip(_ token: RecordToken) {}
 }

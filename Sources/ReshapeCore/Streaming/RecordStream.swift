@@ -55,6 +55,9 @@ final class RecordStream {
     private(set) var copiesGivenBack = 0
     /// Members of records that went past the filters, to the writer alone (for tests).
     private(set) var membersPast = 0
+    /// Members of records that went through some of the filters, the others set aside (for
+    /// tests).
+    private(set) var membersNarrowed = 0
     /// Objects a filter decided on ahead of their tokens (for tests).
     private(set) var readAhead = 0
     /// Of those, elements that went by as text (for tests).
@@ -384,6 +387,7 @@ final class RecordStream {
         containersPassed += done.containersPassed
         copiesGivenBack += done.copiesGivenBack
         membersPast += done.membersPast
+        membersNarrowed += done.membersNarrowed
         readAhead += done.readAhead
         passedAhead += done.passedAhead
         comparedAhead += done.comparedAhead

@@ -27,6 +27,9 @@ class RecordBatch: @unchecked Sendable {
     var copiesGivenBack = 0
     /// Members of records that went past the filters (`RecordFilterChain.membersPast`; for tests).
     var membersPast = 0
+    /// Members of records some filters were set aside for (`RecordFilterChain.membersNarrowed`;
+    /// for tests).
+    var membersNarrowed = 0
     /// Objects a filter decided on ahead of their tokens (`TokenArena.readAhead`; for tests).
     var readAhead = 0
     /// Of those, elements that went by as text (`TokenArena.passedAhead`; for tests).
@@ -112,6 +115,7 @@ class RecordBatch: @unchecked Sendable {
         containersPassed = 0
         copiesGivenBack = 0
         membersPast = 0
+        membersNarrowed = 0
         readAhead = 0
         passedAhead = 0
         comparedAhead = 0
