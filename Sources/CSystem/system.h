@@ -1,11 +1,13 @@
 /* System calls the engine uses that Swift's Glibc module leaves out: glibc declares them only
- * under _GNU_SOURCE, which that module is not built with. Static inline: nothing is linked, and
- * libreshape exports nothing new. */
+ * under _GNU_SOURCE, which that module is not built with; and one constant Swift cannot make
+ * without a lazily initialized global. Static inline: nothing is linked, and libreshape exports
+ * nothing new. */
 #ifndef RESHAPE_CSYSTEM_H
 #define RESHAPE_CSYSTEM_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -46,6 +48,14 @@ static inline int csystem_start_writeback(int fd, int64_t offset, int64_t count)
     (void)count;
     return 0;
 #endif
+}
+
+/* A false that nothing writes: where a record filter's flag points until a chain gives it one
+ * (AsideFlag). A Swift global would be initialized at its first use, and ThreadSanitizer reports
+ * threads that meet it at once (test_threads did). */
+static inline const bool *_Nonnull csystem_never_set(void) {
+    static const bool never = false;
+    return &never;
 }
 
 /* The number of CPUs this process may run on (its affinity mask, as nproc counts them), or 0 when

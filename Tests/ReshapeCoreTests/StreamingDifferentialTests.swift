@@ -1823,7 +1823,7 @@ import Testing
     }
 
     /// A record member some filter must see goes through only the filters that do something
-    /// to it (`RecordFilter.asideFlag`): the others are set aside while it is read, and all are
+    /// to it (`RecordFilter.aside`): the others are set aside while it is read, and all are
     /// back for the record's end and the next record, after a record that took its tree or
     /// failed in such a member too. With the whole tree's bytes or error; `narrowed`: some
     /// member was read with filters set aside.

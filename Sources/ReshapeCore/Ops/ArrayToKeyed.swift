@@ -118,7 +118,7 @@ extension ArrayToKeyed {
     private final class Filter: RecordFilter {
         @exclusivity(unchecked) var cursor: PathCursor
         let next: any RecordFilter
-        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+        @exclusivity(unchecked) var aside = AsideFlag()
         let arena: TokenArena
         let idName: RecordToken
         let keepId: Bool
@@ -174,7 +174,7 @@ extension ArrayToKeyed {
         func namesMayBeDropped() { comparesNames = true }
 
         func take(_ token: RecordToken) -> Bool {
-            if asideFlag.pointee { return next.take(token) }
+            if aside.isSet { return next.take(token) }
             let states = cursor.take(token)
             if inArray {
                 if inElement == 0 {

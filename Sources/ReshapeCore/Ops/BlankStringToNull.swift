@@ -118,7 +118,7 @@ extension BlankStringToNull {
         let trim: Bool
         let editsBelow: EditsBelow?
         let next: any RecordFilter
-        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+        @exclusivity(unchecked) var aside = AsideFlag()
 
         init(cursor: PathCursor, trim: Bool, editsBelow: EditsBelow?, next: any RecordFilter) {
             self.cursor = cursor
@@ -152,7 +152,7 @@ extension BlankStringToNull {
         @exclusivity(unchecked) var one: [RecordToken] = [.null]
 
         func take(_ token: RecordToken) -> Bool {
-            if asideFlag.pointee { return next.take(token) }
+            if aside.isSet { return next.take(token) }
             let states = cursor.take(token)
             guard token.kind == .string && cursor.selects(states) else { return next.take(token) }
             one[0] = token

@@ -184,7 +184,7 @@ extension Coerce {
         let to: Target
         let onFail: OnFail
         let next: any RecordFilter
-        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+        @exclusivity(unchecked) var aside = AsideFlag()
         let arena: TokenArena
         @exclusivity(unchecked) var skipper = ValueSkipper()
         /// The selected value, as the one token of a value.
@@ -224,7 +224,7 @@ extension Coerce {
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {
-            if asideFlag.pointee { return next.take(token) }
+            if aside.isSet { return next.take(token) }
             if skipper.active {
                 skipper.take(token)
                 return true

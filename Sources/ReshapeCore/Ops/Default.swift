@@ -93,7 +93,7 @@ extension Default {
         let kept: TokenArena
         let added: OutputGrowth
         let next: any RecordFilter
-        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+        @exclusivity(unchecked) var aside = AsideFlag()
         let arena: TokenArena
         /// The selected objects open: their depth, and whether `key` was among their members.
         @exclusivity(unchecked) var objects: [(depth: Int, seen: Bool)] = []
@@ -134,7 +134,7 @@ extension Default {
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {
-            if asideFlag.pointee { return next.take(token) }
+            if aside.isSet { return next.take(token) }
             let depth = cursor.depth
             let states = cursor.take(token)
             switch token.kind {

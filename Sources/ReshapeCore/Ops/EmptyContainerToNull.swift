@@ -80,7 +80,7 @@ private final class EmptyToNullFilter: RecordFilter {
     let opener: RecordToken
     let closer: RecordToken.Kind
     let next: any RecordFilter
-    @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+    @exclusivity(unchecked) var aside = AsideFlag()
     let edit: (Range<Int>, TokenFilterValues) -> ValueEdit<Range<Int>>
     /// A selected opener was taken and not passed on yet.
     @exclusivity(unchecked) var held = false
@@ -122,7 +122,7 @@ private final class EmptyToNullFilter: RecordFilter {
     func skip(_ token: RecordToken) { cursor.skip() }
 
     func take(_ token: RecordToken) -> Bool {
-        if asideFlag.pointee { return next.take(token) }
+        if aside.isSet { return next.take(token) }
         if held {
             held = false
             if token.kind == closer {

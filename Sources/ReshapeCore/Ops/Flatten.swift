@@ -112,7 +112,7 @@ extension Flatten {
         let member: TokenName
         let prefix: [UInt8]
         let next: any RecordFilter
-        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+        @exclusivity(unchecked) var aside = AsideFlag()
         let arena: TokenArena
         /// Per container open among the tokens taken (the member's object aside): whether it is a
         /// selected object.
@@ -183,7 +183,7 @@ extension Flatten {
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {
-            if asideFlag.pointee { return next.take(token) }
+            if aside.isSet { return next.take(token) }
             let states = cursor.take(token)
             if atMember {
                 atMember = false

@@ -306,7 +306,7 @@ extension KeyedToArray {
     /// Puts the record's name in front of its members.
     private final class RecordMaker: RecordFilter {
         let next: any RecordFilter
-        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+        @exclusivity(unchecked) var aside = AsideFlag()
         let arena: TokenArena
         /// The op's `shape(of:)`: what is not a `.record` is the tree's.
         let shape: (ValueKinds) -> RecordShape
@@ -357,7 +357,7 @@ extension KeyedToArray {
         }
 
         func take(_ token: RecordToken) -> Bool {
-            if asideFlag.pointee { return next.take(token) }
+            if aside.isSet { return next.take(token) }
             if depth == 0 {
                 guard shape(ValueKinds(token.kind)) == .record else { return false }
                 depth = 1
@@ -391,7 +391,7 @@ extension KeyedToArray {
         /// The op's `shape(of:)`: `.fails` is the tree's.
         let shape: (ValueKinds) -> RecordShape
         let next: any RecordFilter
-        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+        @exclusivity(unchecked) var aside = AsideFlag()
         let arena: TokenArena
         /// Holds the bytes of `idName`, `valueName` and `wrapIn`.
         let kept: TokenArena
@@ -452,7 +452,7 @@ extension KeyedToArray {
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {
-            if asideFlag.pointee { return next.take(token) }
+            if aside.isSet { return next.take(token) }
             let states = cursor.take(token)
             if collection == .none {
                 guard token.startsValue, cursor.selects(states) else { return next.take(token) }

@@ -38,7 +38,7 @@ final class MemberDropping: RecordFilter {
     let kinds: SelectedKinds
     let drops: (RecordToken) -> Bool
     let next: any RecordFilter
-    @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+    @exclusivity(unchecked) var aside = AsideFlag()
     @exclusivity(unchecked) var skipper = ValueSkipper()
     /// The member whose name was dropped: its value goes too.
     @exclusivity(unchecked) var dropsValue = false
@@ -106,7 +106,7 @@ final class MemberDropping: RecordFilter {
     func skip(_ token: RecordToken) { cursor.skip() }
 
     func take(_ token: RecordToken) -> Bool {
-        if asideFlag.pointee { return next.take(token) }
+        if aside.isSet { return next.take(token) }
         if skipper.active {
             skipper.take(token)
             return true

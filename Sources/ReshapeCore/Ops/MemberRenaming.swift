@@ -307,7 +307,7 @@ extension MemberRenaming {
         let everywhere: Bool
         let newName: @Sendable (KeyBytes) -> [UInt8]?
         let next: any RecordFilter
-        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+        @exclusivity(unchecked) var aside = AsideFlag()
         let arena: TokenArena
         /// The depths (of their members) of the selected objects open.
         @exclusivity(unchecked) var objects: [Int] = []
@@ -393,7 +393,7 @@ extension MemberRenaming {
         }
 
         func take(_ token: RecordToken) -> Bool {
-            if asideFlag.pointee { return next.take(token) }
+            if aside.isSet { return next.take(token) }
             let depth = cursor.depth
             let states = cursor.take(token)
             if !excluders.isEmpty { followExcluders(token) }

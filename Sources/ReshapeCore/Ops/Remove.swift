@@ -152,7 +152,7 @@ extension Remove {
         let dropNames: [[UInt8]]
         let arena: TokenArena
         let next: any RecordFilter
-        @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+        @exclusivity(unchecked) var aside = AsideFlag()
         @exclusivity(unchecked) var skipper = ValueSkipper()
         /// The member whose name was dropped: its value goes too.
         @exclusivity(unchecked) var dropsValue = false
@@ -209,7 +209,7 @@ extension Remove {
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {
-            if asideFlag.pointee { return next.take(token) }
+            if aside.isSet { return next.take(token) }
             if skipper.active {
                 skipper.take(token)
                 return true

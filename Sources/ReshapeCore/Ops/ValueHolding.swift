@@ -8,7 +8,7 @@ final class ValueHolding: RecordFilter {
     typealias Edit = (_ tokens: ArraySlice<RecordToken>, _ values: TokenFilterValues) throws(ReshapeError) -> ValueEdit<Range<Int>>
     @exclusivity(unchecked) var cursor: PathCursor
     let next: any RecordFilter
-    @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside
+    @exclusivity(unchecked) var aside = AsideFlag()
     let edit: Edit
     /// The tokens of the op's own value number `index` (see `ValueEdit.made`).
     let made: (_ index: Int) -> ArraySlice<RecordToken>
@@ -105,7 +105,7 @@ final class ValueHolding: RecordFilter {
     func skip(_ token: RecordToken) { cursor.skip() }
 
     func take(_ token: RecordToken) -> Bool {
-        if asideFlag.pointee { return next.take(token) }
+        if aside.isSet { return next.take(token) }
         let states = cursor.take(token)
         if token.startsValue && cursor.selects(states) {
             if token.opens {

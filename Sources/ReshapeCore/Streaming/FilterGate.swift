@@ -33,8 +33,8 @@ final class FilterGate: RecordFilter {
     /// The rule's filter: it is not in the chain's list, so what the chain asks of filters
     /// (`passes`, `skip`) is passed on to it.
     private let next: any RecordFilter
-    /// See `RecordFilter.asideFlag`; the filter it wraps is set aside with it.
-    @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside { didSet { next.asideFlag = asideFlag } }
+    /// See `RecordFilter.aside`; the filter it wraps is set aside with it.
+    @exclusivity(unchecked) var aside = AsideFlag() { didSet { next.aside = aside } }
     /// The filters of each segment, by offset.
     private let filters: [[FilterExpression]]
     /// The child being held: its tokens so far, how many containers in it are open, and whether
@@ -181,7 +181,7 @@ final class FilterGate: RecordFilter {
     }
 
     func take(_ token: RecordToken) -> Bool {
-        if asideFlag.pointee { return next.take(token) }
+        if aside.isSet { return next.take(token) }
         if through > 0 {
             if token.opens {
                 through += 1

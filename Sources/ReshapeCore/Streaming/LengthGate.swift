@@ -14,8 +14,8 @@ final class LengthGate: RecordFilter {
     /// The rule's filter: it is not in the chain's list, so what the chain asks of filters
     /// (`passes`, `skip`) is passed on to it.
     private let next: any RecordFilter
-    /// See `RecordFilter.asideFlag`; the filter it wraps is set aside with it.
-    @exclusivity(unchecked) var asideFlag = RecordFilterChain.neverAside { didSet { next.asideFlag = asideFlag } }
+    /// See `RecordFilter.aside`; the filter it wraps is set aside with it.
+    @exclusivity(unchecked) var aside = AsideFlag() { didSet { next.aside = aside } }
     /// The array being held, from its first token.
     @exclusivity(unchecked) private var held: [RecordToken] = []
     /// The containers open among the held tokens: whether each is an array, where its first
@@ -62,7 +62,7 @@ final class LengthGate: RecordFilter {
     }
 
     func take(_ token: RecordToken) -> Bool {
-        if asideFlag.pointee { return next.take(token) }
+        if aside.isSet { return next.take(token) }
         if held.isEmpty && !holds(token) {
             _ = cursor.take(token)
             return next.take(token)

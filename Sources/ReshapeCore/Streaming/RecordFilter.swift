@@ -1,3 +1,4 @@
+internal import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,14 +23,12 @@ protocol RecordFilter: AnyObject {
     /// Takes the record's next token. False: the record needs its tree.
     func take(_ token: RecordToken) -> Bool
 
-    /// While it points to true, `take` passes each token on as it came, and nothing else is
-    /// asked of the filter: its chain sets it between a record's members, for a member the
-    /// filter does nothing to (see `MemberUse.doesNothing`) that some other filter must see,
-    /// and clears it before the record's end (see `RecordFilterChain.setAside(_:)`). Given
-    /// once, as the chain is made (until then, `RecordFilterChain.neverAside`); a filter that
-    /// wraps another gives it the same. (A flag the chain writes, not a property it sets: a
-    /// call for each filter at every member costs more than the filter it spares.)
-    var asideFlag: UnsafePointer<Bool> { get set }
+    /// While it is set, `take` passes each token on as it came, and nothing else is asked of
+    /// the filter: its chain sets it between a record's members, for a member the filter does
+    /// nothing to (see `MemberUse.doesNothing`) that some other filter must see, and clears it
+    /// before the record's end (see `RecordFilterChain.setAside(_:)`). Given once, as the chain
+    /// is made; a filter that wraps another gives it the same.
+    var aside: AsideFlag { get set }
 
     /// Whether the container that `token` opens (the next value this filter would take) would
     /// go through it unchanged, all of it, without the filter needing to see its tokens: the
@@ -101,6 +100,27 @@ extension RecordFilter {
     func namesMayBeDropped() {}
 
     func memberWentBy(named hash: UInt64) -> Bool { true }
+}
+
+/// Whether a filter is set aside (`RecordFilter.aside`): a flag its chain writes, which the
+/// filter reads through a pointer (a property the chain set through each filter would cost a
+/// call per filter at every member, more than the filter it spares). Never set until a chain
+/// gives one.
+struct AsideFlag {
+    private let flag: UnsafePointer<Bool>
+
+    /// Never set: a false nothing writes.
+    init() {
+        flag = csystem_never_set()
+    }
+
+    /// Set while `flag` is true.
+    init(_ flag: UnsafePointer<Bool>) {
+        self.flag = flag
+    }
+
+    @inline(__always)
+    var isSet: Bool { flag.pointee }
 }
 
 /// The names given to the members of the open objects (their `RecordNames.hash`), for a filter
@@ -597,7 +617,7 @@ struct MemberUse {
 
     /// The filter does nothing to the member, whatever its value (after what the filters
     /// before it did to it): it may be set aside while the member goes through the others
-    /// (`RecordFilter.asideFlag`).
+    /// (`RecordFilter.aside`).
     var doesNothing: Bool { tokens.isEmpty && newName == nil && !drops && pass.counts == 0 && pass.nullingKey == 0 }
 }
 

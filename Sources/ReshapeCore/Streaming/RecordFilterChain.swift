@@ -116,21 +116,14 @@ final class RecordFilterChain {
     /// Members of records that went to the writer alone (for tests: see
     /// `StreamSettings.outcome`).
     private(set) var membersPast = 0
-    /// The filters set aside (a bit each, by index: see `RecordFilter.asideFlag`): those that do
+    /// The filters set aside (a bit each, by index: see `RecordFilter.aside`): those that do
     /// nothing to the record's member being read, which others must see. 0 at a record's start
     /// and end, and between members the filters see all of.
     @exclusivity(unchecked) private var aside: UInt64 = 0
     /// A bit for each filter, by index.
     private let allFilters: UInt64
-    /// Each filter's `RecordFilter.asideFlag`, by index.
+    /// Each filter's flag (`RecordFilter.aside`), by index.
     private let asideFlags: UnsafeMutablePointer<Bool>
-    /// The flag of a filter no chain sets aside: false, always (never written, so shared by
-    /// every thread).
-    nonisolated(unsafe) static let neverAside: UnsafePointer<Bool> = {
-        let flag = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
-        flag.initialize(to: false)
-        return UnsafePointer(flag)
-    }()
     /// Members of records that some filters were set aside for (for tests: see
     /// `StreamSettings.outcome`).
     private(set) var membersNarrowed = 0
@@ -189,7 +182,7 @@ final class RecordFilterChain {
         allFilters = filters.isEmpty ? 0 : UInt64.max >> UInt64(64 - filters.count)
         asideFlags = .allocate(capacity: max(1, filters.count))
         asideFlags.initialize(repeating: false, count: max(1, filters.count))
-        for index in self.filters.indices { self.filters[index].asideFlag = UnsafePointer(asideFlags + index) }
+        for index in self.filters.indices { self.filters[index].aside = AsideFlag(asideFlags + index) }
         var except: [[UInt8]] = []
         for filter in self.filters {
             arena.takesText.append((ObjectIdentifier(filter), except))
@@ -328,8 +321,8 @@ final class RecordFilterChain {
 
         func ignores(_ token: RecordToken) -> Bool { false }
 
-        var asideFlag: UnsafePointer<Bool> {
-            get { RecordFilterChain.neverAside }
+        var aside: AsideFlag {
+            get { AsideFlag() }
             set {}
         }
 
@@ -930,8 +923,8 @@ final class RecordTextWriter: RecordFilter {
 
     func ignores(_ token: RecordToken) -> Bool { true }
 
-    var asideFlag: UnsafePointer<Bool> {
-        get { RecordFilterChain.neverAside }
+    var aside: AsideFlag {
+        get { AsideFlag() }
         set {}
     }
 
@@ -1051,7 +1044,7 @@ final class RecordTextWriter: RecordFilter {
 final class GivingUp: RecordFilter {
     func start(key: UnsafeRawBufferPointer?) -> Bool { false }
     func take(_ token: RecordToken) -> Bool { false }
-    var asideFlag = RecordFilterChain.neverAside
+    var aside = AsideFlag()
     func ignores(_ token: RecordToken) -> Bool { false }
     func skip(_ token: RecordToken) {}
 }
