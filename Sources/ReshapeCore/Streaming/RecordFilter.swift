@@ -119,6 +119,7 @@ struct AsideFlag {
         self.flag = flag
     }
 
+    /// The chain has set the filter aside, for the member being read.
     @inline(__always)
     var isSet: Bool { flag.pointee }
 }
