@@ -179,7 +179,8 @@ final class RecordFilterChain {
         }
         first = next
         self.filters = filters.reversed()
-        allFilters = filters.isEmpty ? 0 : UInt64.max >> UInt64(64 - filters.count)
+        // A bit each: `RecordFilterPlan` makes at most `maxFilters` (32). The shift is 64 for none.
+        allFilters = UInt64.max >> UInt64(64 - min(filters.count, 64))
         asideFlags = .allocate(capacity: max(1, filters.count))
         asideFlags.initialize(repeating: false, count: max(1, filters.count))
         for index in self.filters.indices { self.filters[index].aside = AsideFlag(asideFlags + index) }
