@@ -107,4 +107,162 @@ import Testing
             known = counted
         }
     }
+
+    /// `RecordPeek.members` steps over strings eight bytes at a time: on objects whose names and
+    /// values hold quotes, backslashes (runs of them before a quote), brackets in strings and
+    /// text in several scripts, whole and cut at every length, and on soups of JSON's pieces,
+    /// it finds what the scan byte by byte finds, and scans as far.
+    @Test func recordPeekFindsWhatTheByteByByteScanFinds() {
+        var random = SeededGenerator(seed: 4_177)
+        let nameSets: [[[UInt8]]] = [["id"], ["groups", "id"], ["a", "x", "data"], ["東京", "w"]].map { $0.map { Array($0.utf8) } }
+        let strings = [#""plain text here""#, #""a \"quoted\" word""#, #""ends in a backslash \\""#, #""\\\\\"x""#,
+                       #""{[not a container]}""#, #""東京 team 🚀""#, #""\u0041\n""#, #"",:}]""#]
+        var texts: [[UInt8]] = []
+        for _ in 0..<300 {
+            var members: [String] = []
+            for _ in 0..<random.next(7) {
+                let name = random.pick(["id", "groups", "a", "x", "data", "w", #"a\"b"#, #"i\u0064"#, "東京"])
+                let value = random.next(3) == 0 ? random.pick(strings) : RandomJSON.value(&random, depth: 1)
+                let space = random.pick(["", " ", "\n\t", "\r\n  "])
+                members.append("\(space)\"\(name)\"\(space):\(space)\(value)\(space)")
+            }
+            texts.append(Array(("{" + members.joined(separator: ",") + "}").utf8))
+        }
+        let pieces: [[UInt8]] = ["{", "}", "[", "]", "\"", "\\", ":", ",", " ", "\n", "id", "a", "7", "true", "東", "\\\""].map { Array($0.utf8) }
+        for _ in 0..<3_000 {
+            var soup: [UInt8] = random.next(4) == 0 ? [] : Array("{\"".utf8)
+            for _ in 0..<random.next(40) { soup += random.pick(pieces) }
+            texts.append(soup)
+        }
+        var compared = 0
+        var found = 0
+        for text in texts {
+            let cuts = text.count < 200 ? Array(0...text.count) : [text.count, text.count - 1, text.count / 2]
+            for cut in cuts {
+                let piece = Array(text.prefix(cut))
+                for names in nameSets {
+                    piece.withUnsafeBytes { bytes in
+                        var fast: [(name: Int, value: Range<Int>)] = []
+                        var plain: [(name: Int, value: Range<Int>)] = []
+                        let fastScanned = RecordPeek.members(names, in: bytes, into: &fast)
+                        let plainScanned = Self.plainMembers(names, in: bytes, into: &plain)
+                        #expect(fastScanned == plainScanned, "\(String(decoding: piece, as: UTF8.self))")
+                        #expect(fast.map(\.name) == plain.map(\.name) && fast.map(\.value) == plain.map(\.value),
+                                "\(String(decoding: piece, as: UTF8.self))")
+                        compared += 1
+                        if fastScanned != nil && !fast.isEmpty { found += 1 }
+                    }
+                }
+            }
+        }
+        // The inputs reach members found, and scans that give up.
+        #expect(compared > 50_000 && found > 2_000)
+    }
+
+    /// `RecordPeek.members` as it was written first, byte by byte (quotes found by `memchr`).
+    static func plainMembers(_ names: [[UInt8]], in text: UnsafeRawBufferPointer, into members: inout [(name: Int, value: Range<Int>)]) -> Int? {
+        members.removeAll(keepingCapacity: true)
+        var index = 0
+        let count = text.count
+        func skipSpace() {
+            while index < count, text[index] == 0x20 || text[index] == 0x0A || text[index] == 0x0D || text[index] == 0x09 { index += 1 }
+        }
+        /// Moves past the string whose opening quote is at `index`; false when it has no end, or
+        /// (with `plain`) holds an escape.
+        func skipString(plain: Bool) -> Bool {
+            index += 1
+            if !plain, let base = text.baseAddress {
+                // To each quote, until one no backslash escapes.
+                while index < count {
+                    guard let quote = memchr(base + index, Int32(UInt8(ascii: "\"")), count - index) else { return false }
+                    let end = base.distance(to: UnsafeRawPointer(quote))
+                    var backslashes = 0
+                    while end - backslashes - 1 >= index && text[end - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+                    index = end + 1
+                    if backslashes % 2 == 0 { return true }
+                }
+                return false
+            }
+            while index < count {
+                let byte = text[index]
+                if byte == UInt8(ascii: "\"") {
+                    index += 1
+                    return true
+                }
+                if byte == UInt8(ascii: "\\") {
+                    if plain { return false }
+                    index += 1
+                }
+                index += 1
+            }
+            return false
+        }
+        /// Moves past the value that starts at `index` (brackets counted, not matched).
+        func skipValue() -> Bool {
+            guard index < count else { return false }
+            switch text[index] {
+            case UInt8(ascii: "\""):
+                return skipString(plain: false)
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var depth = 0
+                while index < count {
+                    switch text[index] {
+                    case UInt8(ascii: "\""):
+                        guard skipString(plain: false) else { return false }
+                        continue
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 {
+                            index += 1
+                            return true
+                        }
+                    default:
+                        break
+                    }
+                    index += 1
+                }
+                return false
+            default:
+                let start = index
+                while index < count {
+                    switch text[index] {
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return index > start
+                    default: index += 1
+                    }
+                }
+                return false
+            }
+        }
+        skipSpace()
+        guard index < count, text[index] == UInt8(ascii: "{") else { return nil }
+        index += 1
+        skipSpace()
+        if index < count, text[index] == UInt8(ascii: "}") { return index + 1 }
+        while members.count < names.count {
+            skipSpace()
+            guard index < count, text[index] == UInt8(ascii: "\"") else { return nil }
+            let nameStart = index + 1
+            guard skipString(plain: true) else { return nil }
+            let name = UnsafeRawBufferPointer(rebasing: text[nameStart..<index - 1])
+            skipSpace()
+            guard index < count, text[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            skipSpace()
+            let valueStart = index
+            guard skipValue() else { return nil }
+            for position in names.indices where names[position].count == name.count {
+                guard names[position].withUnsafeBytes({ $0.sameBytes(as: name) }) else { continue }
+                if !members.contains(where: { $0.name == position }) { members.append((position, valueStart..<index)) }
+                break
+            }
+            skipSpace()
+            guard index < count else { return nil }
+            if text[index] == UInt8(ascii: "}") { break }
+            guard text[index] == UInt8(ascii: ",") else { return nil }
+            index += 1
+        }
+        return index
+    }
 }

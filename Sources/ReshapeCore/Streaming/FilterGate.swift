@@ -506,108 +506,127 @@ enum RecordPeek {
     /// escape (it could spell one of `names`), or the text ends first.
     static func members(_ names: [[UInt8]], in text: UnsafeRawBufferPointer, into members: inout [(name: Int, value: Range<Int>)]) -> Int? {
         members.removeAll(keepingCapacity: true)
-        var index = 0
+        guard let base = text.baseAddress else { return nil }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
         let count = text.count
-        func skipSpace() {
-            while index < count, text[index] == 0x20 || text[index] == 0x0A || text[index] == 0x0D || text[index] == 0x09 { index += 1 }
-        }
-        /// Moves past the string whose opening quote is at `index`; false when it has no end, or
-        /// (with `plain`) holds an escape.
-        func skipString(plain: Bool) -> Bool {
-            index += 1
-            if !plain, let base = text.baseAddress {
-                // To each quote, until one no backslash escapes.
-                while index < count {
-                    guard let quote = memchr(base + index, Int32(UInt8(ascii: "\"")), count - index) else { return false }
-                    let end = base.distance(to: UnsafeRawPointer(quote))
-                    var backslashes = 0
-                    while end - backslashes - 1 >= index && text[end - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
-                    index = end + 1
-                    if backslashes % 2 == 0 { return true }
-                }
-                return false
-            }
-            while index < count {
-                let byte = text[index]
-                if byte == UInt8(ascii: "\"") {
-                    index += 1
-                    return true
-                }
-                if byte == UInt8(ascii: "\\") {
-                    if plain { return false }
-                    index += 1
-                }
-                index += 1
-            }
-            return false
-        }
-        /// Moves past the value that starts at `index` (brackets counted, not matched).
-        func skipValue() -> Bool {
-            guard index < count else { return false }
-            switch text[index] {
-            case UInt8(ascii: "\""):
-                return skipString(plain: false)
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                var depth = 0
-                while index < count {
-                    switch text[index] {
-                    case UInt8(ascii: "\""):
-                        guard skipString(plain: false) else { return false }
-                        continue
-                    case UInt8(ascii: "{"), UInt8(ascii: "["):
-                        depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        depth -= 1
-                        if depth == 0 {
-                            index += 1
-                            return true
-                        }
-                    default:
-                        break
-                    }
-                    index += 1
-                }
-                return false
-            default:
-                let start = index
-                while index < count {
-                    switch text[index] {
-                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return index > start
-                    default: index += 1
-                    }
-                }
-                return false
-            }
-        }
-        skipSpace()
-        guard index < count, text[index] == UInt8(ascii: "{") else { return nil }
-        index += 1
-        skipSpace()
-        if index < count, text[index] == UInt8(ascii: "}") { return index + 1 }
+        var index = skipSpace(bytes, from: 0, count: count)
+        guard index < count, bytes[index] == UInt8(ascii: "{") else { return nil }
+        index = skipSpace(bytes, from: index + 1, count: count)
+        if index < count, bytes[index] == UInt8(ascii: "}") { return index + 1 }
         while members.count < names.count {
-            skipSpace()
-            guard index < count, text[index] == UInt8(ascii: "\"") else { return nil }
-            let nameStart = index + 1
-            guard skipString(plain: true) else { return nil }
-            let name = UnsafeRawBufferPointer(rebasing: text[nameStart..<index - 1])
-            skipSpace()
-            guard index < count, text[index] == UInt8(ascii: ":") else { return nil }
-            index += 1
-            skipSpace()
-            let valueStart = index
-            guard skipValue() else { return nil }
+            index = skipSpace(bytes, from: index, count: count)
+            guard index < count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            // A name with an escape could spell one of `names`: not looked at here.
+            let nameEnd = quoteOrBackslash(bytes, from: index + 1, count: count)
+            guard nameEnd >= 0, bytes[nameEnd] == UInt8(ascii: "\"") else { return nil }
+            let name = UnsafeRawBufferPointer(start: bytes + index + 1, count: nameEnd - index - 1)
+            index = skipSpace(bytes, from: nameEnd + 1, count: count)
+            guard index < count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            let valueStart = skipSpace(bytes, from: index + 1, count: count)
+            index = valueEnd(bytes, from: valueStart, count: count)
+            guard index >= 0 else { return nil }
             for position in names.indices where names[position].count == name.count {
                 guard names[position].withUnsafeBytes({ $0.sameBytes(as: name) }) else { continue }
                 if !members.contains(where: { $0.name == position }) { members.append((position, valueStart..<index)) }
                 break
             }
-            skipSpace()
+            index = skipSpace(bytes, from: index, count: count)
             guard index < count else { return nil }
-            if text[index] == UInt8(ascii: "}") { break }
-            guard text[index] == UInt8(ascii: ",") else { return nil }
+            if bytes[index] == UInt8(ascii: "}") { break }
+            guard bytes[index] == UInt8(ascii: ",") else { return nil }
             index += 1
         }
         return index
+    }
+
+    /// The first place at or after `start` that is not white space (`count` at the end).
+    @inline(__always)
+    private static func skipSpace(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        var index = start
+        while index < count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return index
+            }
+        }
+        return index
+    }
+
+    /// The place of the first quote or backslash at or after `start`, -1 when there is none:
+    /// eight bytes at a time (a string's content is most of a record's text).
+    @inline(__always)
+    private static func quoteOrBackslash(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var index = start
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // The lowest high bit set is the first byte that is either (see `specialBytes`).
+            let found = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & (ones &* 0x80)
+            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < count {
+            if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return -1
+    }
+
+    /// The place of the closing quote of the string whose content starts at `start` (the first
+    /// quote no backslash escapes), -1 when the text ends first.
+    @inline(__always)
+    private static func stringEnd(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        var index = start
+        while true {
+            let found = quoteOrBackslash(bytes, from: index, count: count)
+            guard found >= 0 else { return -1 }
+            if bytes[found] == UInt8(ascii: "\"") { return found }
+            index = found + 2  // A backslash and the byte it escapes.
+        }
+    }
+
+    /// The place past the value that starts at `start` (brackets counted, not matched; a scalar
+    /// up to the next delimiter), -1 when there is none or the text ends first.
+    private static func valueEnd(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        guard start < count else { return -1 }
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            let end = stringEnd(bytes, from: start + 1, count: count)
+            return end < 0 ? -1 : end + 1
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var index = start
+            while index < count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    let end = stringEnd(bytes, from: index + 1, count: count)
+                    guard end >= 0 else { return -1 }
+                    index = end
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default:
+                    break
+                }
+                index += 1
+            }
+            return -1
+        default:
+            var index = start
+            while index < count {
+                switch bytes[index] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09:
+                    return index > start ? index : -1
+                default:
+                    index += 1
+                }
+            }
+            return -1
+        }
     }
 }
 
