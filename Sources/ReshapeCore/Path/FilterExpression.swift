@@ -571,13 +571,26 @@ extension FilterLiteral {
 
 /// The commonest filters, a test of one member of the tested value against a literal: compared
 /// with it (`@.role == 'member'`, `3 < @.count`), its length compared with it (`length(@.name) >
-/// 6`), or matched by it (`match(@.id, 'g[13]')`, `search(...)`). Decided on that member alone,
-/// with no evaluator, by a reader that finds the member itself (`FilterGate` on a record's text).
-/// The same comparison as `FilterEvaluator`'s (`FilterScalar`), a container member comparing as
-/// RFC 9535 says against a literal (equal to none), and the same functions, charging the same
-/// work.
-struct MemberComparison {
+/// 6`), matched by it (`match(@.id, 'g[13]')`, `search(...)`), or counted, it or its children
+/// (`count(@.groups[*]) > 1`). The member may be one inside members, named all the way
+/// (`@.profile.city`, `value(@.profile.city)`). Decided on that member
+/// alone, with no evaluator, by a reader that finds the member itself (`FilterGate` on a
+/// record's text). The same comparison as `FilterEvaluator`'s (`FilterScalar`), a container
+/// member comparing as RFC 9535 says against a literal (equal to none), and the same functions,
+/// charging the same work. A class: a filter's comparisons are handed around per object tested,
+/// and a reference is one count to keep.
+final class MemberComparison {
+    /// The member of the tested value, and the names of the members inside it down to the one
+    /// tested (none for `@.role`; `city` for `@.profile.city`).
     let name: [UInt8]
+    let below: [[UInt8]]
+    /// For `count()` of the member (`count(@.a.b)`: 1 or 0) or of its children
+    /// (`count(@.groups[*])`): the count is what is compared, as a number.
+    let counted: Counted?
+
+    enum Counted {
+        case member, children
+    }
     private let test: Test
     /// The literal: its kind, and its bytes for a string or a number (kept as bytes: a `String`'s
     /// UTF-8 would be reached through a copy at each comparison).
@@ -600,41 +613,76 @@ struct MemberComparison {
 
     /// `expression` as a member comparison, when it is one.
     init?(_ expression: FilterExpression) {
-        func member(_ operand: FilterOperand) -> [UInt8]? {
-            guard case .query(let query) = operand, !query.absolute, let steps = query.steps, steps.count == 1,
-                let name = steps[0].name
-            else { return nil }
-            return Array(name)
+        /// The names of a query of names from `@` (`@.profile.city`), which selects one node at
+        /// most.
+        func names(_ query: FilterQuery) -> [[UInt8]]? {
+            guard !query.absolute, let steps = query.steps, !steps.isEmpty else { return nil }
+            var names: [[UInt8]] = []
+            for step in steps {
+                guard let name = step.name else { return nil }
+                names.append(Array(name))
+            }
+            return names
         }
-        /// The member of `operand`, and whether it is `length(@.name)`.
-        func tested(_ operand: FilterOperand) -> (name: [UInt8], length: Bool)? {
-            if let name = member(operand) { return (name, false) }
-            guard case .function(let call) = operand, call.name == .length, call.arguments.count == 1,
-                case .value(let argument) = call.arguments[0], let name = member(argument)
+        /// The member `operand` reads: a query of names, or `value()` of one (the same node, or
+        /// nothing, found by the same steps).
+        func member(_ operand: FilterOperand) -> [[UInt8]]? {
+            switch operand {
+            case .query(let query):
+                return names(query)
+            case .function(let call):
+                guard call.name == .value, call.arguments.count == 1, case .nodes(let query) = call.arguments[0] else { return nil }
+                return names(query)
+            case .literal:
+                return nil
+            }
+        }
+        /// `count()` of a query of names, or of one whose last segment is `*` (`count(@.groups[*])`).
+        func countOf(_ call: FilterFunction) -> (names: [[UInt8]], counted: Counted)? {
+            guard call.name == .count, call.arguments.count == 1, case .nodes(let query) = call.arguments[0] else { return nil }
+            if let names = names(query) { return (names, .member) }
+            guard case .child(.wildcard)? = query.segments.last, query.segments.count > 1,
+                let names = names(FilterQuery(absolute: query.absolute, segments: Array(query.segments.dropLast())))
             else { return nil }
-            return (name, true)
+            return (names, .children)
+        }
+        /// The member of `operand`, whether it is `length(@.name)`, and what `count()` counts.
+        func tested(_ operand: FilterOperand) -> (names: [[UInt8]], length: Bool, counted: Counted?)? {
+            if let names = member(operand) { return (names, false, nil) }
+            guard case .function(let call) = operand else { return nil }
+            if let (names, counted) = countOf(call) { return (names, false, counted) }
+            guard call.name == .length, call.arguments.count == 1, case .value(let argument) = call.arguments[0],
+                let names = member(argument)
+            else { return nil }
+            return (names, true, nil)
         }
         let literal: FilterLiteral
+        let names: [[UInt8]]
         switch expression {
         case .comparison(let left, let op, let right):
             if let found = tested(left), case .literal(let value) = right {
-                (name, literal, test) = (found.name, value, .compare(op, length: found.length, literalFirst: false))
+                (names, literal, test) = (found.names, value, .compare(op, length: found.length, literalFirst: false))
+                self.counted = found.counted
             } else if let found = tested(right), case .literal(let value) = left {
-                (name, literal, test) = (found.name, value, .compare(op, length: found.length, literalFirst: true))
+                (names, literal, test) = (found.names, value, .compare(op, length: found.length, literalFirst: true))
+                self.counted = found.counted
             } else {
                 return nil
             }
             regexp = nil
         case .function(let call):
             guard call.name == .match || call.name == .search, call.arguments.count == 2,
-                case .value(let subject) = call.arguments[0], let name = member(subject),
+                case .value(let subject) = call.arguments[0], let found = member(subject),
                 case .value(.literal(let pattern)) = call.arguments[1]
             else { return nil }
-            (self.name, literal, test) = (name, pattern, .regexp(whole: call.name == .match))
+            (names, literal, test) = (found, pattern, .regexp(whole: call.name == .match))
             regexp = call.pattern
+            self.counted = nil
         default:
             return nil
         }
+        name = names[0]
+        below = Array(names.dropFirst())
         switch literal {
         case .number(let text): (self.literal, bytes) = (.number, text)
         case .string(let text): (self.literal, bytes) = (.string, Array(text.utf8))

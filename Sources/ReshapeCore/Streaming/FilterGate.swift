@@ -76,6 +76,8 @@ final class FilterGate: RecordFilter {
     /// The element last looked at ahead (its bracket in the text) and what was found.
     @exclusivity(unchecked) private var peekedAt: UnsafeRawPointer? = nil
     @exclusivity(unchecked) private var peekedVerdicts: PathMatcher.Verdicts? = nil
+    /// Where `MemberTests` writes a count it compares.
+    private let digits = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 20)
     /// The most steps of work the filters of one record take on its tokens.
     static let budget = 1 << 20
 
@@ -107,6 +109,10 @@ final class FilterGate: RecordFilter {
             guard let names, !expressions.isEmpty else { return nil }
             return MemberTests(expressions, names: names)
         }
+    }
+
+    deinit {
+        digits.deallocate()
     }
 
     var renamesMembers: Bool { next.renamesMembers }
@@ -293,76 +299,13 @@ final class FilterGate: RecordFilter {
         return verdicts
     }
 
-    /// Whether one of `comparisons` holds on the members `found` in `text`, each read from its
-    /// text; nil when one of them is not a scalar as plain as that (a container, a string with an
-    /// escape), and the evaluator decides on their tokens. Counts the steps the evaluator would:
-    /// the tokens of the object of those members, and again for each comparison made (`&&` and
-    /// `||` stop at the first that decides, as the evaluator's do).
+    /// Whether one of `comparisons` holds on the members `found` in `text` (see
+    /// `MemberTests.holds(on:in:digits:)`), its steps added to the record's work; nil when only the
+    /// evaluator can tell.
     private func compare(_ comparisons: MemberTests, in text: UnsafeRawBufferPointer) -> Bool? {
-        for member in found {
-            // A container has more tokens than one.
-            let first = text[member.value.lowerBound]
-            guard first != UInt8(ascii: "{") && first != UInt8(ascii: "[") else { return nil }
-        }
-        let tokens = 2 + 2 * found.count
-        var work = tokens
-        var holds = false
-        switch comparisons {
-        case .plain(let comparisons):
-            for index in comparisons.indices {
-                work += tokens
-                guard let value = value(comparisons[index].index, in: text),
-                    let held = comparisons[index].comparison.holds(value, work: &work)
-                else { return nil }
-                if held {
-                    holds = true
-                    break
-                }
-            }
-        case .joined(let tests):
-            for test in tests {
-                guard let held = test.holds({ self.value($0, in: text) }, tokens: tokens, work: &work) else { return nil }
-                if held {
-                    holds = true
-                    break
-                }
-            }
-        }
+        guard let (holds, work) = comparisons.holds(on: found, in: text, digits: digits) else { return nil }
         arena.work = arena.work.addingClamped(work)
         return holds
-    }
-
-    /// The scalar of the member `found` whose name is number `name` of the names read:
-    /// `.nothing` when missing (the last when it is there twice: the text is read strictly
-    /// later); nil when it is not one `scalar(_:)` reads.
-    private func value(_ name: Int, in text: UnsafeRawBufferPointer) -> FilterScalar? {
-        var value = FilterScalar.nothing
-        for member in found where member.name == name {
-            guard let scalar = scalar(text[member.value]) else { return nil }
-            value = scalar
-        }
-        return value
-    }
-
-    /// The scalar whose text, and nothing more, is `text`: a string without an escape, a
-    /// number, a literal; nil for anything else.
-    private func scalar(_ text: Slice<UnsafeRawBufferPointer>) -> FilterScalar? {
-        let bytes = UnsafeRawBufferPointer(rebasing: text)
-        guard let first = bytes.first else { return nil }
-        switch first {
-        case UInt8(ascii: "\""):
-            guard bytes.count >= 2 else { return nil }
-            let inner = UnsafeRawBufferPointer(rebasing: bytes[1..<bytes.count - 1])
-            guard !inner.contains(UInt8(ascii: "\\")) else { return nil }
-            return .string(inner)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            guard case .success(let (literal, end)) = NumberLiteral.scan(bytes, from: 0), end == bytes.count else { return nil }
-            return .number(literal.text)
-        case UInt8(ascii: "t"): return bytes.elementsEqual("true".utf8) ? .bool(true) : nil
-        case UInt8(ascii: "f"): return bytes.elementsEqual("false".utf8) ? .bool(false) : nil
-        case UInt8(ascii: "n"): return bytes.elementsEqual("null".utf8) ? .null : nil
-        default: return nil
-        }
     }
 
     /// Passes on the tokens of a held child, whole, each child a filter tests given its verdicts
@@ -426,6 +369,140 @@ enum MemberTests {
         }
         self = plain.count == joined.count ? .plain(plain) : .joined(joined)
     }
+
+    /// What deciding on the text has cost so far: the evaluator's steps, and the bytes read
+    /// again inside members.
+    struct Spent {
+        var work: Int
+        var scanned: Int
+    }
+
+    /// Whether one of the tests holds on the object of the members `found` in `text` (a name's
+    /// index among the names read, and its value's range, as `RecordPeek.members` gives them),
+    /// each member read from its text; and the steps the evaluator takes on that object's tokens:
+    /// their count, and for each comparison made the object's tokens again (the look-up of its
+    /// member), then those of each object it goes through below (`@.profile.city`), and what its
+    /// function costs (`&&` and `||` stop at the first operand that decides, as the evaluator's
+    /// do). Nil when only the evaluator can tell: a string with an escape, a name inside a member
+    /// with one or twice (see `RecordPeek.member(_:in:)`), a container's length, text the scan
+    /// cannot count.
+    ///
+    /// - Parameter digits: where a count is written, to be compared as a number (one comparison
+    ///   at a time); 20 bytes at least.
+    func holds(on found: [(name: Int, value: Range<Int>)], in text: UnsafeRawBufferPointer, digits: UnsafeMutableBufferPointer<UInt8>)
+        -> (holds: Bool, work: Int)?
+    {
+        var count = 2
+        for member in found {
+            // A name, and a scalar or a container's tokens.
+            let first = text[member.value.lowerBound]
+            if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                guard let inside = RecordPeek.tokens(in: UnsafeRawBufferPointer(rebasing: text[member.value])) else { return nil }
+                count = count.addingClamped(1 + inside)
+            } else {
+                count = count.addingClamped(2)
+            }
+        }
+        // A constant, so that `value` reads it without a box.
+        let tokens = count
+        // The objects the comparisons go through are read again for each (their tokens counted,
+        // the name found): past a few times the text's size, the evaluator reads their tokens
+        // once instead.
+        let scanLimit = text.count.multipliedClamped(by: 4).addingClamped(1 << 16)
+        var spent = Spent(work: tokens, scanned: 0)
+        /// The value `comparison` tests, of member `index` of the names read, adding the
+        /// steps of its look-up to `work`.
+        func value(_ index: Int, _ comparison: MemberComparison, _ spent: inout Spent) -> FilterScalar? {
+            spent.work = spent.work.addingClamped(tokens)
+            // The member once: were it there twice, the text is read strictly later.
+            var at = -1
+            for position in found.indices where found[position].name == index { at = position }
+            var range = at >= 0 ? found[at].value : nil
+            for name in comparison.below {
+                guard let outer = range else { break }
+                let current = UnsafeRawBufferPointer(rebasing: text[outer])
+                // Only an object has members.
+                guard current.first == UInt8(ascii: "{") else {
+                    range = nil
+                    break
+                }
+                spent.scanned = spent.scanned.addingClamped(current.count.multipliedClamped(by: 2))
+                guard spent.scanned <= scanLimit, let count = RecordPeek.tokens(in: current) else { return nil }
+                spent.work = spent.work.addingClamped(count)
+                switch RecordPeek.member(name, in: current) {
+                case .found(let inner): range = outer.lowerBound + inner.lowerBound..<outer.lowerBound + inner.upperBound
+                case .missing: range = nil
+                case .unknown: return nil
+                }
+            }
+            guard let counted = comparison.counted else {
+                return range.map { Self.scalar(UnsafeRawBufferPointer(rebasing: text[$0])) } ?? .nothing
+            }
+            var nodes = 0
+            if let range {
+                switch counted {
+                case .member:
+                    nodes = 1
+                case .children:
+                    let node = UnsafeRawBufferPointer(rebasing: text[range])
+                    if node.first == UInt8(ascii: "[") {
+                        // The evaluator counts the array's tokens twice (its count, then its
+                        // children) and a step per element.
+                        spent.scanned = spent.scanned.addingClamped(node.count.multipliedClamped(by: 2))
+                        guard spent.scanned <= scanLimit, let count = RecordPeek.tokens(in: node), let elements = RecordPeek.elements(in: node)
+                        else { return nil }
+                        spent.work = spent.work.addingClamped(count.multipliedClamped(by: 2)).addingClamped(elements)
+                        nodes = elements
+                    } else if node.first == UInt8(ascii: "{") {
+                        return nil  // An object's children: the evaluator looks at their names.
+                    }
+                }
+            }
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(nodes % 10)
+                nodes /= 10
+            } while nodes > 0
+            return .number(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(digits)[start...]))
+        }
+        switch self {
+        case .plain(let comparisons):
+            for index in comparisons.indices {
+                guard let scalar = value(comparisons[index].index, comparisons[index].comparison, &spent),
+                    let held = comparisons[index].comparison.holds(scalar, work: &spent.work)
+                else { return nil }
+                if held { return (true, spent.work) }
+            }
+        case .joined(let tests):
+            for test in tests {
+                guard let held = test.holds(value, spent: &spent) else { return nil }
+                if held { return (true, spent.work) }
+            }
+        }
+        return (false, spent.work)
+    }
+
+    /// The scalar whose text, and nothing more, is `text`: a string without an escape, a
+    /// number, a literal, or a container; nil for anything else.
+    private static func scalar(_ bytes: UnsafeRawBufferPointer) -> FilterScalar? {
+        guard let first = bytes.first else { return nil }
+        switch first {
+        case UInt8(ascii: "\""):
+            guard bytes.count >= 2 else { return nil }
+            let inner = UnsafeRawBufferPointer(rebasing: bytes[1..<bytes.count - 1])
+            guard !inner.contains(UInt8(ascii: "\\")) else { return nil }
+            return .string(inner)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard case .success(let (literal, end)) = NumberLiteral.scan(bytes, from: 0), end == bytes.count else { return nil }
+            return .number(literal.text)
+        case UInt8(ascii: "t"): return bytes.elementsEqual("true".utf8) ? .bool(true) : nil
+        case UInt8(ascii: "f"): return bytes.elementsEqual("false".utf8) ? .bool(false) : nil
+        case UInt8(ascii: "n"): return bytes.elementsEqual("null".utf8) ? .null : nil
+        case UInt8(ascii: "{"), UInt8(ascii: "["): return .container
+        default: return nil
+        }
+    }
 }
 
 /// A filter made of member comparisons (`MemberComparison`) joined by `&&`, `||` and `!`
@@ -463,30 +540,29 @@ indirect enum MemberTest {
         }
     }
 
-    /// Whether the test holds, given the value of each member by its index (nil: not a plain
-    /// scalar); nil when only the evaluator can tell. Each comparison made adds `tokens` to
-    /// `work` (the evaluator's look-up of the member among the object's tokens) and what its
-    /// function costs; `&&` and `||` stop at the first operand that decides, as the evaluator's.
-    func holds(_ value: (Int) -> FilterScalar?, tokens: Int, work: inout Int) -> Bool? {
+    /// Whether the test holds, given the value of the member a comparison tests (`value`, which
+    /// adds what finding it cost to `spent`; nil: only the evaluator can tell); nil when only
+    /// the evaluator can tell. Each comparison made adds what its function costs to the work;
+    /// `&&` and `||` stop at the first operand that decides, as the evaluator's.
+    func holds(_ value: (Int, MemberComparison, inout MemberTests.Spent) -> FilterScalar?, spent: inout MemberTests.Spent) -> Bool? {
         switch self {
         case .comparison(let index, let comparison):
-            work = work.addingClamped(tokens)
-            guard let scalar = value(index) else { return nil }
-            return comparison.holds(scalar, work: &work)
+            guard let scalar = value(index, comparison, &spent) else { return nil }
+            return comparison.holds(scalar, work: &spent.work)
         case .and(let tests):
             for test in tests {
-                guard let held = test.holds(value, tokens: tokens, work: &work) else { return nil }
+                guard let held = test.holds(value, spent: &spent) else { return nil }
                 if !held { return false }
             }
             return true
         case .or(let tests):
             for test in tests {
-                guard let held = test.holds(value, tokens: tokens, work: &work) else { return nil }
+                guard let held = test.holds(value, spent: &spent) else { return nil }
                 if held { return true }
             }
             return false
         case .not(let test):
-            return test.holds(value, tokens: tokens, work: &work).map { !$0 }
+            return test.holds(value, spent: &spent).map { !$0 }
         }
     }
 }
@@ -539,6 +615,122 @@ enum RecordPeek {
         return index
     }
 
+    /// What `member(_:in:)` finds.
+    enum Lookup: Equatable {
+        /// The member's value, its range in the text.
+        case found(Range<Int>)
+        case missing
+        /// The scan cannot tell: a name with an escape (it could spell the name), the name twice
+        /// (the evaluator gives up there too), or text it cannot step over.
+        case unknown
+    }
+
+    /// The member `name` of the object `text` holds, the whole of it read (text that is not one
+    /// object is `unknown`).
+    static func member(_ name: [UInt8], in text: UnsafeRawBufferPointer) -> Lookup {
+        guard let base = text.baseAddress else { return .unknown }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        let count = text.count
+        var index = skipSpace(bytes, from: 0, count: count)
+        guard index < count, bytes[index] == UInt8(ascii: "{") else { return .unknown }
+        index = skipSpace(bytes, from: index + 1, count: count)
+        if index < count, bytes[index] == UInt8(ascii: "}") { return skipSpace(bytes, from: index + 1, count: count) == count ? .missing : .unknown }
+        var found: Range<Int>? = nil
+        while true {
+            guard index < count, bytes[index] == UInt8(ascii: "\"") else { return .unknown }
+            let nameEnd = quoteOrBackslash(bytes, from: index + 1, count: count)
+            guard nameEnd >= 0, bytes[nameEnd] == UInt8(ascii: "\"") else { return .unknown }
+            let isName = nameEnd - index - 1 == name.count
+                && name.withUnsafeBytes { $0.sameBytes(as: UnsafeRawBufferPointer(start: bytes + index + 1, count: name.count)) }
+            index = skipSpace(bytes, from: nameEnd + 1, count: count)
+            guard index < count, bytes[index] == UInt8(ascii: ":") else { return .unknown }
+            let valueStart = skipSpace(bytes, from: index + 1, count: count)
+            index = valueEnd(bytes, from: valueStart, count: count)
+            guard index >= 0 else { return .unknown }
+            if isName {
+                guard found == nil else { return .unknown }
+                found = valueStart..<index
+            }
+            index = skipSpace(bytes, from: index, count: count)
+            guard index < count else { return .unknown }
+            if bytes[index] == UInt8(ascii: "}") { break }
+            guard bytes[index] == UInt8(ascii: ",") else { return .unknown }
+            index = skipSpace(bytes, from: index + 1, count: count)
+        }
+        guard skipSpace(bytes, from: index + 1, count: count) == count else { return .unknown }
+        return found.map { .found($0) } ?? .missing
+    }
+
+    /// How many elements the array `text` holds; nil when it is not one the scan steps over.
+    static func elements(in text: UnsafeRawBufferPointer) -> Int? {
+        guard let base = text.baseAddress else { return nil }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        let count = text.count
+        var index = skipSpace(bytes, from: 0, count: count)
+        guard index < count, bytes[index] == UInt8(ascii: "[") else { return nil }
+        index = skipSpace(bytes, from: index + 1, count: count)
+        guard index < count else { return nil }
+        if bytes[index] == UInt8(ascii: "]") { return 0 }
+        var elements = 0
+        while true {
+            index = valueEnd(bytes, from: index, count: count)
+            guard index >= 0 else { return nil }
+            elements += 1
+            index = skipSpace(bytes, from: index, count: count)
+            guard index < count else { return nil }
+            if bytes[index] == UInt8(ascii: "]") { return elements }
+            guard bytes[index] == UInt8(ascii: ",") else { return nil }
+            index = skipSpace(bytes, from: index + 1, count: count)
+        }
+    }
+
+    /// How many tokens (`RecordToken`) the value `text` holds reads into: each name, string and
+    /// other scalar one, each container two; nil when the text does not step over as JSON's
+    /// does (a string with no end, a bracket where a value should be, brackets unmatched in
+    /// number). Text that is not JSON is found when the record is read.
+    static func tokens(in text: UnsafeRawBufferPointer) -> Int? {
+        guard let base = text.baseAddress else { return nil }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        let count = text.count
+        var tokens = 0
+        var depth = 0
+        var index = 0
+        while index < count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                let end = stringEnd(bytes, from: index + 1, count: count)
+                guard end >= 0 else { return nil }
+                tokens += 1
+                index = end + 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                tokens += 1
+                depth += 1
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth > 0 else { return nil }
+                tokens += 1
+                depth -= 1
+                index += 1
+            case UInt8(ascii: ","), UInt8(ascii: ":"), 0x20, 0x0A, 0x0D, 0x09:
+                index += 1
+            default:
+                // A number or a literal: up to what ends it.
+                tokens += 1
+                index += 1
+                scalar: while index < count {
+                    switch bytes[index] {
+                    case UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "["),
+                        UInt8(ascii: "\""), 0x20, 0x0A, 0x0D, 0x09:
+                        break scalar
+                    default:
+                        index += 1
+                    }
+                }
+            }
+        }
+        return depth == 0 && tokens > 0 ? tokens : nil
+    }
+
     /// The first place at or after `start` that is not white space (`count` at the end).
     @inline(__always)
     private static func skipSpace(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
@@ -589,6 +781,7 @@ enum RecordPeek {
 
     /// The place past the value that starts at `start` (brackets counted, not matched; a scalar
     /// up to the next delimiter), -1 when there is none or the text ends first.
+    @inline(__always)
     private static func valueEnd(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
         guard start < count else { return -1 }
         switch bytes[start] {
