@@ -48,4 +48,35 @@ import Testing
         let catastrophic = try IRegexp.compile("(a*)*b").get()
         #expect(!catastrophic.matches(String(repeating: "a", count: 20_000)))
     }
+
+    /// A pattern that is a plain string (`team`, `東京`, `a\\.b`, `[x]y`) is matched as bytes
+    /// (`IRegexp.literal`); the automaton decides any other. Both give what the automaton gives
+    /// for the same pattern written as an alternative of itself (`team|team`, never a plain
+    /// string): on random text of its pieces, in several scripts, whole and anywhere.
+    @Test func plainStringPatternsMatchAsTheAutomatonDoes() throws {
+        let patterns: [(pattern: String, plain: Bool)] = [
+            ("team", true), ("東京 t", true), ("a\\.b", true), ("[x]y", true), ("🚀", true), ("aa", true), ("a", true),
+            ("a.b", false), ("^team", false), ("team$", false), ("[xy]", false), ("te+am", false), ("\\p{Lu}", false),
+        ]
+        var random = SeededGenerator(seed: 9_485)
+        let pieces = ["t", "e", "a", "m", "team", "東京", "東京 t", " ", "a.b", "x", "y", "xy", "T", "🚀", "é", "\n", "aa"]
+        for (pattern, plain) in patterns {
+            let regexp = try IRegexp.compile(pattern).get()
+            let automaton = try IRegexp.compile("\(pattern)|\(pattern)").get()
+            #expect((regexp.literal != nil) == plain, "\(pattern)")
+            #expect(automaton.literal == nil, "\(pattern)")
+            var matched = 0
+            var found = 0
+            for length in 0..<400 {
+                var text = ""
+                for _ in 0..<(length % 9) { text += random.pick(pieces) }
+                if length % 3 == 0 { text = random.pick(pieces) }
+                #expect(regexp.matches(text) == automaton.matches(text), "\(pattern) whole on \(text)")
+                #expect(regexp.occurs(in: text) == automaton.occurs(in: text), "\(pattern) anywhere in \(text)")
+                if regexp.matches(text) { matched += 1 }
+                if regexp.occurs(in: text) { found += 1 }
+            }
+            #expect(matched > 0 && found > matched && found < 400, "\(pattern): \(matched) whole, \(found) anywhere")
+        }
+    }
 }

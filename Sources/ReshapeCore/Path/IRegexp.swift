@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// An I-Regexp (RFC 9485): the regular expressions of RFC 9535's `match()` and `search()`, and of
 /// `remove`'s `matching`. Parsed by the RFC's grammar, compiled to an automaton, and matched in time
 /// linear in the text (a Pike VM without captures: no backtracking, so no pattern can make a
@@ -23,6 +29,29 @@ struct IRegexp: Sendable {
 
     let pattern: String
     private let program: [Instruction]
+    /// The UTF-8 of a pattern that is a plain string of scalars (no class but of one scalar, no
+    /// repetition, alternative or anchor: `team`), whose matches are that text whole and whose
+    /// occurrences are that text anywhere (UTF-8 finds a scalar sequence where its bytes are):
+    /// compared as bytes, without the automaton. Nil for any other pattern.
+    let literal: [UInt8]?
+
+    private init(pattern: String, program: [Instruction]) {
+        self.pattern = pattern
+        self.program = program
+        var literal: [UInt8]? = []
+        for instruction in program.dropLast() {
+            // U+FFFD is also what the automaton reads for a byte that starts no scalar.
+            guard case .scalar(let set) = instruction, !set.negated, set.items.count == 1, case .range(let low, let high) = set.items[0],
+                low == high, low != 0xFFFD, let scalar = Unicode.Scalar(low)
+            else {
+                literal = nil
+                break
+            }
+            literal?.append(contentsOf: String(Character(scalar)).utf8)
+        }
+        if case .match? = program.last {} else { literal = nil }
+        self.literal = literal
+    }
 
     /// The size of the automaton: matching costs at most this many steps per scalar of text.
     var size: Int { program.count }
@@ -50,10 +79,32 @@ struct IRegexp: Sendable {
     }
 
     /// Whether the whole of `text` (valid UTF-8) matches (RFC 9535 `match()`).
-    func matches(utf8 text: UnsafeRawBufferPointer) -> Bool { run(text, anywhere: false) }
+    func matches(utf8 text: UnsafeRawBufferPointer) -> Bool {
+        guard let literal else { return run(text, anywhere: false) }
+        return literal.withUnsafeBytes { text.sameBytes(as: $0) }
+    }
 
     /// Whether some part of `text` (valid UTF-8) matches (RFC 9535 `search()`).
-    func occurs(inUTF8 text: UnsafeRawBufferPointer) -> Bool { run(text, anywhere: true) }
+    func occurs(inUTF8 text: UnsafeRawBufferPointer) -> Bool {
+        guard let literal else { return run(text, anywhere: true) }
+        return literal.withUnsafeBytes { Self.find($0, in: text) }
+    }
+
+    /// Whether the bytes `literal` occur in `text`: each place of its first byte (`memchr`),
+    /// compared.
+    private static func find(_ literal: UnsafeRawBufferPointer, in text: UnsafeRawBufferPointer) -> Bool {
+        guard let first = literal.first else { return true }
+        guard text.count >= literal.count, let base = text.baseAddress else { return false }
+        let last = text.count - literal.count
+        var start = 0
+        while start <= last {
+            guard let hit = memchr(base + start, Int32(first), last - start + 1) else { return false }
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            if UnsafeRawBufferPointer(rebasing: text[at..<at + literal.count]).sameBytes(as: literal) { return true }
+            start = at + 1
+        }
+        return false
+    }
 
     /// Whether the whole of `text` matches.
     func matches(_ text: String) -> Bool {
