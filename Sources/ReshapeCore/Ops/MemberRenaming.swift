@@ -270,7 +270,7 @@ extension RenamingOperation {
         let excluded = excluders
         return { name in
             var use = MemberUse()
-            if renamesRecord { use.newName = newName(name.bytes) }
+            if renamesRecord { use.newName = newName(name.bytes) } else { use.leavesRecordNames = true }
             var excluderLive = false
             for excluder in excluded {
                 let states = excluder.matcher.child(excluder.record, name: name.bytes, hash: name.hash)

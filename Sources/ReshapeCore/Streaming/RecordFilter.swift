@@ -608,6 +608,10 @@ struct MemberUse {
     /// make other members of the record out of it, or change the record around it (a path that
     /// selects the record: `flatten` or `hoist` of one of its members).
     var keepsMember = false
+    /// For a filter that renames (`renamesMembers`): it renames no member of the record itself,
+    /// so the names of those that go by it without their tokens are no news to it
+    /// (`RecordFilter.memberWentBy` is not called).
+    var leavesRecordNames = false
 
     /// A member the filter needs to see when its value is of one of `tokens`' kinds; `keepsMember`
     /// as above.

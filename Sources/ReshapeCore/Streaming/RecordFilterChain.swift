@@ -839,7 +839,7 @@ final class RecordFilterChain {
                     let bytes = newName.withUnsafeBytes { kept.keep($0) }
                     name = RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
                 }
-                if renamers & (1 << UInt64(index)) != 0 { wentBy.append((index, name.hash)) }
+                if renamers & (1 << UInt64(index)) != 0 && !use.leavesRecordNames { wentBy.append((index, name.hash)) }
             }
             if rendersName {
                 var text = ByteBuffer(capacity: name.bytes.count + 3)
