@@ -599,8 +599,15 @@ enum RecordPeek {
             index = skipSpace(bytes, from: nameEnd + 1, count: count)
             guard index < count, bytes[index] == UInt8(ascii: ":") else { return nil }
             let valueStart = skipSpace(bytes, from: index + 1, count: count)
-            index = valueEnd(bytes, from: valueStart, count: count)
-            guard index >= 0 else { return nil }
+            if valueStart < count && bytes[valueStart] == UInt8(ascii: "\"") {
+                // Most values are strings: stepped over here, without a call.
+                let end = stringEnd(bytes, from: valueStart + 1, count: count)
+                guard end >= 0 else { return nil }
+                index = end + 1
+            } else {
+                index = valueEnd(bytes, from: valueStart, count: count)
+                guard index >= 0 else { return nil }
+            }
             for position in names.indices where names[position].count == name.count {
                 guard names[position].withUnsafeBytes({ $0.sameBytes(as: name) }) else { continue }
                 if !members.contains(where: { $0.name == position }) { members.append((position, valueStart..<index)) }
@@ -781,7 +788,6 @@ enum RecordPeek {
 
     /// The place past the value that starts at `start` (brackets counted, not matched; a scalar
     /// up to the next delimiter), -1 when there is none or the text ends first.
-    @inline(__always)
     private static func valueEnd(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
         guard start < count else { return -1 }
         switch bytes[start] {
