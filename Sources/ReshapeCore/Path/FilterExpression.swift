@@ -555,6 +555,21 @@ enum FilterScalar {
     }
 }
 
+extension FilterScalar {
+    /// The decimal digits of `value` (not negative), written at the end of `digits` (20 bytes
+    /// hold any `Int`): a length or a count, compared as the number the evaluator makes of it.
+    static func decimal(_ value: Int, in digits: UnsafeMutableBufferPointer<UInt8>) -> UnsafeRawBufferPointer {
+        var rest = value
+        var start = digits.count
+        repeat {
+            start -= 1
+            digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        } while rest > 0
+        return UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(digits)[start...])
+    }
+}
+
 extension FilterLiteral {
     /// Calls `body` with the literal as a comparison sees it.
     func withScalar<Result>(_ body: (FilterScalar) -> Result) -> Result {
@@ -709,15 +724,7 @@ final class MemberComparison {
                 // As `FilterEvaluator.result`: a step per 16 bytes, and the length as a number.
                 work = work.addingClamped(text.count / 16)
                 return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-                    var length = LineCounter.scalars(in: text)
-                    var start = digits.count
-                    repeat {
-                        start -= 1
-                        digits[start] = UInt8(ascii: "0") + UInt8(length % 10)
-                        length /= 10
-                    } while length > 0
-                    let number = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(digits)[start...])
-                    return compare(.number(number), op, literalFirst: literalFirst)
+                    compare(.number(FilterScalar.decimal(LineCounter.scalars(in: text), in: digits)), op, literalFirst: literalFirst)
                 }
             default: return compare(.nothing, op, literalFirst: literalFirst)
             }

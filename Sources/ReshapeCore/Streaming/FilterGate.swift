@@ -458,13 +458,7 @@ enum MemberTests {
                     }
                 }
             }
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(nodes % 10)
-                nodes /= 10
-            } while nodes > 0
-            return .number(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(digits)[start...]))
+            return .number(FilterScalar.decimal(nodes, in: digits))
         }
         switch self {
         case .plain(let comparisons):
@@ -582,12 +576,8 @@ enum RecordPeek {
     /// escape (it could spell one of `names`), or the text ends first.
     static func members(_ names: [[UInt8]], in text: UnsafeRawBufferPointer, into members: inout [(name: Int, value: Range<Int>)]) -> Int? {
         members.removeAll(keepingCapacity: true)
-        guard let base = text.baseAddress else { return nil }
-        let bytes = base.assumingMemoryBound(to: UInt8.self)
-        let count = text.count
-        var index = skipSpace(bytes, from: 0, count: count)
-        guard index < count, bytes[index] == UInt8(ascii: "{") else { return nil }
-        index = skipSpace(bytes, from: index + 1, count: count)
+        guard let (bytes, count, start) = opened(text, by: UInt8(ascii: "{")) else { return nil }
+        var index = start
         if index < count, bytes[index] == UInt8(ascii: "}") { return index + 1 }
         while members.count < names.count {
             index = skipSpace(bytes, from: index, count: count)
@@ -635,12 +625,8 @@ enum RecordPeek {
     /// The member `name` of the object `text` holds, the whole of it read (text that is not one
     /// object is `unknown`).
     static func member(_ name: [UInt8], in text: UnsafeRawBufferPointer) -> Lookup {
-        guard let base = text.baseAddress else { return .unknown }
-        let bytes = base.assumingMemoryBound(to: UInt8.self)
-        let count = text.count
-        var index = skipSpace(bytes, from: 0, count: count)
-        guard index < count, bytes[index] == UInt8(ascii: "{") else { return .unknown }
-        index = skipSpace(bytes, from: index + 1, count: count)
+        guard let (bytes, count, start) = opened(text, by: UInt8(ascii: "{")) else { return .unknown }
+        var index = start
         if index < count, bytes[index] == UInt8(ascii: "}") { return skipSpace(bytes, from: index + 1, count: count) == count ? .missing : .unknown }
         var found: Range<Int>? = nil
         while true {
@@ -670,12 +656,8 @@ enum RecordPeek {
 
     /// How many elements the array `text` holds; nil when it is not one the scan steps over.
     static func elements(in text: UnsafeRawBufferPointer) -> Int? {
-        guard let base = text.baseAddress else { return nil }
-        let bytes = base.assumingMemoryBound(to: UInt8.self)
-        let count = text.count
-        var index = skipSpace(bytes, from: 0, count: count)
-        guard index < count, bytes[index] == UInt8(ascii: "[") else { return nil }
-        index = skipSpace(bytes, from: index + 1, count: count)
+        guard let (bytes, count, start) = opened(text, by: UInt8(ascii: "[")) else { return nil }
+        var index = start
         guard index < count else { return nil }
         if bytes[index] == UInt8(ascii: "]") { return 0 }
         var elements = 0
@@ -736,6 +718,18 @@ enum RecordPeek {
             }
         }
         return depth == 0 && tokens > 0 ? tokens : nil
+    }
+
+    /// The bytes of `text`, their count, and the first place past `opener` and white space,
+    /// when the text starts (after white space) with `opener`.
+    @inline(__always)
+    private static func opened(_ text: UnsafeRawBufferPointer, by opener: UInt8) -> (UnsafePointer<UInt8>, Int, Int)? {
+        guard let base = text.baseAddress else { return nil }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        let count = text.count
+        let index = skipSpace(bytes, from: 0, count: count)
+        guard index < count, bytes[index] == opener else { return nil }
+        return (bytes, count, skipSpace(bytes, from: index + 1, count: count))
     }
 
     /// The first place at or after `start` that is not white space (`count` at the end).
