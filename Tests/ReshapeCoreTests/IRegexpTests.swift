@@ -50,21 +50,24 @@ import Testing
     }
 
     /// A pattern that is a plain string (`team`, `東京`, `a\\.b`, `[x]y`) is matched as bytes
-    /// (`IRegexp.literal`); the automaton decides any other. Both give what the automaton gives
-    /// for the same pattern written as an alternative of itself (`team|team`, never a plain
-    /// string): on random text of its pieces, in several scripts, whole and anywhere.
+    /// (`IRegexp.literal`), one that is a fixed sequence of sets (`g[13]`, `.b`, `\\p{Lu}`) scalar
+    /// by scalar; the automaton decides any other. All give what the automaton gives for the
+    /// same pattern written as an alternative of itself (`team|team`, which always runs it): on
+    /// random text of its pieces, in several scripts, whole and anywhere.
     @Test func plainStringPatternsMatchAsTheAutomatonDoes() throws {
-        let patterns: [(pattern: String, plain: Bool)] = [
-            ("team", true), ("東京 t", true), ("a\\.b", true), ("[x]y", true), ("🚀", true), ("aa", true), ("a", true),
-            ("a.b", false), ("^team", false), ("team$", false), ("[xy]", false), ("te+am", false), ("\\p{Lu}", false),
+        let patterns: [(pattern: String, plain: Bool, fixed: Bool)] = [
+            ("team", true, true), ("東京 t", true, true), ("a\\.b", true, true), ("[x]y", true, true), ("🚀", true, true),
+            ("aa", true, true), ("a", true, true), ("a.b", false, true), ("[xy]", false, true), ("\\p{Lu}", false, true),
+            ("[^a-m]a", false, true), ("x{2}", true, true), ("[a-z]{2}", false, true), ("[^é]a", false, true),
+            ("^team", false, false), ("team$", false, false), ("te+am", false, false), ("a|x", false, false),
         ]
         var random = SeededGenerator(seed: 9_485)
-        let pieces = ["t", "e", "a", "m", "team", "東京", "東京 t", " ", "a.b", "x", "y", "xy", "T", "🚀", "é", "\n", "aa"]
-        for (pattern, plain) in patterns {
+        let pieces = ["t", "e", "a", "m", "team", "東京", "東京 t", " ", "a.b", "x", "y", "xy", "T", "🚀", "é", "\n", "aa", "xx", "za", "éa"]
+        for (pattern, plain, fixed) in patterns {
             let regexp = try IRegexp.compile(pattern).get()
             let automaton = try IRegexp.compile("\(pattern)|\(pattern)").get()
-            #expect((regexp.literal != nil) == plain, "\(pattern)")
-            #expect(automaton.literal == nil, "\(pattern)")
+            #expect((regexp.literal != nil) == plain && regexp.runsAutomaton == !fixed, "\(pattern)")
+            #expect(automaton.runsAutomaton, "\(pattern)")
             var matched = 0
             var found = 0
             for length in 0..<400 {

@@ -34,10 +34,26 @@ struct IRegexp: Sendable {
     /// occurrences are that text anywhere (UTF-8 finds a scalar sequence where its bytes are):
     /// compared as bytes, without the automaton. Nil for any other pattern.
     let literal: [UInt8]?
+    /// Otherwise, the sets of a pattern that is a fixed sequence of scalars, each from a set
+    /// (`g[13]`, `[A-Z]{2}`, `.b`): a match is that many scalars, each in its set, which is
+    /// checked scalar by scalar without the automaton's state sets. Nil for any other pattern.
+    private let sequence: [ScalarSet]?
+
+    /// Whether matching runs the automaton (the pattern is neither of the two above).
+    var runsAutomaton: Bool { literal == nil && sequence == nil }
 
     private init(pattern: String, program: [Instruction]) {
         self.pattern = pattern
         self.program = program
+        var sequence: [ScalarSet]? = []
+        for instruction in program.dropLast() {
+            guard case .scalar(let set) = instruction else {
+                sequence = nil
+                break
+            }
+            sequence?.append(set)
+        }
+        if case .match? = program.last {} else { sequence = nil }
         var literal: [UInt8]? = []
         for instruction in program.dropLast() {
             // U+FFFD is also what the automaton reads for a byte that starts no scalar.
@@ -51,6 +67,7 @@ struct IRegexp: Sendable {
         }
         if case .match? = program.last {} else { literal = nil }
         self.literal = literal
+        self.sequence = literal == nil ? sequence : nil
     }
 
     /// The size of the automaton: matching costs at most this many steps per scalar of text.
@@ -80,14 +97,34 @@ struct IRegexp: Sendable {
 
     /// Whether the whole of `text` (valid UTF-8) matches (RFC 9535 `match()`).
     func matches(utf8 text: UnsafeRawBufferPointer) -> Bool {
-        guard let literal else { return run(text, anywhere: false) }
-        return literal.withUnsafeBytes { text.sameBytes(as: $0) }
+        if let literal { return literal.withUnsafeBytes { text.sameBytes(as: $0) } }
+        if let sequence { return Self.follows(sequence, in: text, from: 0) == text.count }
+        return run(text, anywhere: false)
     }
 
     /// Whether some part of `text` (valid UTF-8) matches (RFC 9535 `search()`).
     func occurs(inUTF8 text: UnsafeRawBufferPointer) -> Bool {
-        guard let literal else { return run(text, anywhere: true) }
-        return literal.withUnsafeBytes { Self.find($0, in: text) }
+        if let literal { return literal.withUnsafeBytes { Self.find($0, in: text) } }
+        if let sequence {
+            // From each scalar on, as the automaton starts a thread at each.
+            var start = 0
+            while start < text.count {
+                if Self.follows(sequence, in: text, from: start) >= 0 { return true }
+                _ = Self.decode(text, at: &start)
+            }
+            return false
+        }
+        return run(text, anywhere: true)
+    }
+
+    /// Where the scalars from `start` on that are each in their set of `sequence` end; -1 when
+    /// one is not, or the text ends first. Decoded as the automaton decodes them.
+    private static func follows(_ sequence: [ScalarSet], in text: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var offset = start
+        for set in sequence {
+            guard offset < text.count, set.contains(decode(text, at: &offset)) else { return -1 }
+        }
+        return offset
     }
 
     /// Whether the bytes `literal` occur in `text`: each place of its first byte (`memchr`),
