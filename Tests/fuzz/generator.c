@@ -163,7 +163,9 @@ static void path(recipe *r, text *t) {
                                      "..a", "..*", "..[*]", "..[0]", "..id", "['x_y']", "[\\\"k\\\\\\\"q\\\"]",
                                      "['\\\\u00e9']", "..['a']", "[ 'b' ]", " .a",
                                      "[?@.a]", "[?@ == 1 || @ == '']", "..[?@.id > 0]", "[?length(@) > 1]", "[?@.a == @.b]",
-                                     "[?length(@.a) > 1]", "[?match(@.id, 'a.*')]", "..[?search(@.a, '[0-9]')]"};
+                                     "[?length(@.a) > 1]", "[?match(@.id, 'a.*')]", "..[?search(@.a, '[0-9]')]",
+                                     "[?@.a.b == 1]", "[?value(@.a.id) == 'x' || @.b.a.id > 0]", "[?count(@.a[*]) > 1]",
+                                     "[?count(@.b.id) == 1 && length(@.a.a) == 2]", "[?search(@.a, 'x')]", "[?match(@.id, '[ab]1')]"};
     put(t, "\"$");
     unsigned count = pick(r, 5);
     if (pick(r, 64) == 0) count = 40 + amount(r) % 400;

@@ -410,8 +410,9 @@ enum MemberTests {
         // once instead.
         let scanLimit = text.count.multipliedClamped(by: 4).addingClamped(1 << 16)
         var spent = Spent(work: tokens, scanned: 0)
-        /// The value `comparison` tests, of member `index` of the names read, adding the
-        /// steps of its look-up to `work`.
+        /// The value `comparison` tests, of member `index` of the names read, adding what its
+        /// look-up costs to `spent`; nil when the evaluator must tell (a string with an escape
+        /// is `scalar`'s nil, kept as the result).
         func value(_ index: Int, _ comparison: MemberComparison, _ spent: inout Spent) -> FilterScalar? {
             spent.work = spent.work.addingClamped(tokens)
             // The member once: were it there twice, the text is read strictly later.
