@@ -6,8 +6,8 @@ import Testing
 @Suite struct FilterTextTests {
     /// `MemberTests.holds(on:in:digits:)` decides a filter on the text of the members it reads as the
     /// evaluator does on their tokens (`FilterGate.decide`), and counts the same steps: members
-    /// inside members (`@.p.city`, `value(...)`, in `length()`, `match()`, `search()`), `count()`
-    /// of a member or of its children, joined by `&&`, `||` and `!`, on random objects whose
+    /// inside members (`@.p.city`, `value(...)`, in `length()` of a string or a container,
+    /// `match()`, `search()`), `count()` of a member or of its children, joined by `&&`, `||` and `!`, on random objects whose
     /// members hold scalars, arrays, objects two deep, escaped strings and names, a name twice.
     /// Where the text cannot tell it says so (nil), and some of each kind are decided on it.
     @Test func memberTestsOnTheTextAgreeWithTheEvaluatorOnTokens() throws {
@@ -16,6 +16,7 @@ import Testing
             "length(@.p.city) > 3", "match(@.p.city, '[A-Z].*')", "search(value(@.a.b), 'x')", "@.p == 'Oslo'",
             "@.p.city == 'Oslo' || @.a.b == 1", "!(@.a.b.c == 3) && @.n < 5", "@.n >= 2", "3 > @.p.b",
             "count(@.x[*]) > 1", "count(@.p.b) == 1", "count(@.p.city.*) == 0 && count(@.a[*]) < 3", "2 <= count(@.n[*])",
+            "length(@.x) > 1", "length(@.p) == 2 || length(@.a.b) >= 1", "0 == length(@.n)",
         ]
         var random = SeededGenerator(seed: 90_210)
         /// An object of some of `names` (now and then one twice, or one escaped), each holding

@@ -297,8 +297,8 @@ import Testing
 
     /// A filter that tests one member with `length()`, `match()` or `search()` against a literal
     /// is decided on that member's text, as a comparison is (`MemberComparison`): strings with
-    /// multi-byte scalars, numbers, missing members and a pattern that is not an I-Regexp give
-    /// the tree's verdicts; a container (whose length is its count) or an escaped string goes to
+    /// multi-byte scalars, numbers, missing members, containers (whose length is their count)
+    /// and a pattern that is not an I-Regexp give the tree's verdicts; an escaped string goes to
     /// the evaluator on tokens. Without the text's verdicts, no object is `compared ahead`.
     @Test func memberFunctionsAreDecidedOnTheirText() throws {
         let records = [

@@ -706,9 +706,23 @@ final class MemberComparison {
         }
     }
 
+    /// Whether the test compares the member's length (`length(@.tags) > 0`).
+    var measuresLength: Bool {
+        if case .compare(_, true, _) = test { return true }
+        return false
+    }
+
+    /// Whether a length test holds for a container of `count` members or elements (its
+    /// length), `digits` holding the number while it is compared (20 bytes at least). What the
+    /// evaluator charges for it, the container's tokens, is the caller's to count.
+    func holds(containerLength count: Int, digits: UnsafeMutableBufferPointer<UInt8>) -> Bool? {
+        guard case .compare(let op, true, let literalFirst) = test else { return nil }
+        return compare(.number(FilterScalar.decimal(count, in: digits)), op, literalFirst: literalFirst)
+    }
+
     /// Whether the test holds when the member is `value` (`.nothing`: missing), adding to `work`
     /// what the evaluator charges for its function; nil when only the evaluator can tell (the
-    /// length of a container).
+    /// length of a container: see `holds(containerLength:digits:)`).
     func holds(_ value: FilterScalar, work: inout Int) -> Bool? {
         switch test {
         case .regexp(let whole):

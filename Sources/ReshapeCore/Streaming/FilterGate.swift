@@ -383,9 +383,10 @@ enum MemberTests {
     /// their count, and for each comparison made the object's tokens again (the look-up of its
     /// member), then those of each object it goes through below (`@.profile.city`), and what its
     /// function costs (`&&` and `||` stop at the first operand that decides, as the evaluator's
-    /// do). Nil when only the evaluator can tell: a string with an escape, a name inside a member
-    /// with one or twice (see `RecordPeek.member(_:in:)`), a container's length, text the scan
-    /// cannot count.
+    /// do); a container's length is its count of children, its tokens charged. Nil when only the
+    /// evaluator can tell: a string with an escape, a name inside a member with one or twice
+    /// (see `RecordPeek.member(_:in:)`), a count of an object's children, text the scan cannot
+    /// count.
     ///
     /// - Parameter digits: where a count is written, to be compared as a number (one comparison
     ///   at a time); 20 bytes at least.
@@ -410,10 +411,9 @@ enum MemberTests {
         // once instead.
         let scanLimit = text.count.multipliedClamped(by: 4).addingClamped(1 << 16)
         var spent = Spent(work: tokens, scanned: 0)
-        /// The value `comparison` tests, of member `index` of the names read, adding what its
-        /// look-up costs to `spent`; nil when the evaluator must tell (a string with an escape
-        /// is `scalar`'s nil, kept as the result).
-        func value(_ index: Int, _ comparison: MemberComparison, _ spent: inout Spent) -> FilterScalar? {
+        /// Whether `comparison` holds for member `index` of the names read, adding what its
+        /// look-up and its function cost to `spent`; nil when the evaluator must tell.
+        func decide(_ index: Int, _ comparison: MemberComparison, _ spent: inout Spent) -> Bool? {
             spent.work = spent.work.addingClamped(tokens)
             // The member once: were it there twice, the text is read strictly later.
             var at = -1
@@ -436,42 +436,50 @@ enum MemberTests {
                 case .unknown: return nil
                 }
             }
-            guard let counted = comparison.counted else {
-                return range.map { Self.scalar(UnsafeRawBufferPointer(rebasing: text[$0])) } ?? .nothing
-            }
-            var nodes = 0
-            if let range {
-                switch counted {
-                case .member:
-                    nodes = 1
-                case .children:
-                    let node = UnsafeRawBufferPointer(rebasing: text[range])
-                    if node.first == UInt8(ascii: "[") {
+            let node = range.map { UnsafeRawBufferPointer(rebasing: text[$0]) }
+            let container = node?.first == UInt8(ascii: "{") || node?.first == UInt8(ascii: "[")
+            if let counted = comparison.counted {
+                var nodes = 0
+                if let node {
+                    switch counted {
+                    case .member:
+                        nodes = 1
+                    case .children where node.first == UInt8(ascii: "["):
                         // The evaluator counts the array's tokens twice (its count, then its
                         // children) and a step per element.
                         spent.scanned = spent.scanned.addingClamped(node.count.multipliedClamped(by: 2))
-                        guard spent.scanned <= scanLimit, let count = RecordPeek.tokens(in: node), let elements = RecordPeek.elements(in: node)
+                        guard spent.scanned <= scanLimit, let count = RecordPeek.tokens(in: node), let elements = RecordPeek.children(in: node)
                         else { return nil }
                         spent.work = spent.work.addingClamped(count.multipliedClamped(by: 2)).addingClamped(elements)
                         nodes = elements
-                    } else if node.first == UInt8(ascii: "{") {
-                        return nil  // An object's children: the evaluator looks at their names.
+                    case .children:
+                        // An object's children: the evaluator looks at their names.
+                        if container { return nil }
                     }
                 }
+                return comparison.holds(.number(FilterScalar.decimal(nodes, in: digits)), work: &spent.work)
             }
-            return .number(FilterScalar.decimal(nodes, in: digits))
+            if let node, container, comparison.measuresLength {
+                // The evaluator counts the container's tokens, counting its children.
+                spent.scanned = spent.scanned.addingClamped(node.count.multipliedClamped(by: 2))
+                guard spent.scanned <= scanLimit, let count = RecordPeek.tokens(in: node), let children = RecordPeek.children(in: node)
+                else { return nil }
+                spent.work = spent.work.addingClamped(count)
+                return comparison.holds(containerLength: children, digits: digits)
+            }
+            // A string with an escape: the evaluator decides.
+            guard let scalar = node.map(Self.scalar) ?? .nothing else { return nil }
+            return comparison.holds(scalar, work: &spent.work)
         }
         switch self {
         case .plain(let comparisons):
             for index in comparisons.indices {
-                guard let scalar = value(comparisons[index].index, comparisons[index].comparison, &spent),
-                    let held = comparisons[index].comparison.holds(scalar, work: &spent.work)
-                else { return nil }
+                guard let held = decide(comparisons[index].index, comparisons[index].comparison, &spent) else { return nil }
                 if held { return (true, spent.work) }
             }
         case .joined(let tests):
             for test in tests {
-                guard let held = test.holds(value, spent: &spent) else { return nil }
+                guard let held = test.holds(decide, spent: &spent) else { return nil }
                 if held { return (true, spent.work) }
             }
         }
@@ -535,29 +543,27 @@ indirect enum MemberTest {
         }
     }
 
-    /// Whether the test holds, given the value of the member a comparison tests (`value`, which
-    /// adds what finding it cost to `spent`; nil: only the evaluator can tell); nil when only
-    /// the evaluator can tell. Each comparison made adds what its function costs to the work;
-    /// `&&` and `||` stop at the first operand that decides, as the evaluator's.
-    func holds(_ value: (Int, MemberComparison, inout MemberTests.Spent) -> FilterScalar?, spent: inout MemberTests.Spent) -> Bool? {
+    /// Whether the test holds, given whether each comparison does (`decide`, which adds what
+    /// it cost to `spent`; nil: only the evaluator can tell); nil when only the evaluator can
+    /// tell. `&&` and `||` stop at the first operand that decides, as the evaluator's.
+    func holds(_ decide: (Int, MemberComparison, inout MemberTests.Spent) -> Bool?, spent: inout MemberTests.Spent) -> Bool? {
         switch self {
         case .comparison(let index, let comparison):
-            guard let scalar = value(index, comparison, &spent) else { return nil }
-            return comparison.holds(scalar, work: &spent.work)
+            return decide(index, comparison, &spent)
         case .and(let tests):
             for test in tests {
-                guard let held = test.holds(value, spent: &spent) else { return nil }
+                guard let held = test.holds(decide, spent: &spent) else { return nil }
                 if !held { return false }
             }
             return true
         case .or(let tests):
             for test in tests {
-                guard let held = test.holds(value, spent: &spent) else { return nil }
+                guard let held = test.holds(decide, spent: &spent) else { return nil }
                 if held { return true }
             }
             return false
         case .not(let test):
-            return test.holds(value, spent: &spent).map { !$0 }
+            return test.holds(decide, spent: &spent).map { !$0 }
         }
     }
 }
@@ -655,20 +661,40 @@ enum RecordPeek {
         return found.map { .found($0) } ?? .missing
     }
 
-    /// How many elements the array `text` holds; nil when it is not one the scan steps over.
-    static func elements(in text: UnsafeRawBufferPointer) -> Int? {
-        guard let (bytes, count, start) = opened(text, by: UInt8(ascii: "[")) else { return nil }
-        var index = start
+    /// How many elements the array, or members the object, `text` holds (names not compared:
+    /// a name twice counts twice, as a container's count on tokens does); nil when it is not one
+    /// the scan steps over.
+    static func children(in text: UnsafeRawBufferPointer) -> Int? {
+        let object: Bool
+        let opening: (bytes: UnsafePointer<UInt8>, count: Int, start: Int)
+        if let found = opened(text, by: UInt8(ascii: "{")) {
+            (object, opening) = (true, found)
+        } else if let found = opened(text, by: UInt8(ascii: "[")) {
+            (object, opening) = (false, found)
+        } else {
+            return nil
+        }
+        let (bytes, count) = (opening.bytes, opening.count)
+        var index = opening.start
         guard index < count else { return nil }
-        if bytes[index] == UInt8(ascii: "]") { return 0 }
-        var elements = 0
+        if bytes[index] == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) { return 0 }
+        var children = 0
         while true {
+            if object {
+                // A name and its colon first.
+                guard index < count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+                let end = stringEnd(bytes, from: index + 1, count: count)
+                guard end >= 0 else { return nil }
+                index = skipSpace(bytes, from: end + 1, count: count)
+                guard index < count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                index = skipSpace(bytes, from: index + 1, count: count)
+            }
             index = valueEnd(bytes, from: index, count: count)
             guard index >= 0 else { return nil }
-            elements += 1
+            children += 1
             index = skipSpace(bytes, from: index, count: count)
             guard index < count else { return nil }
-            if bytes[index] == UInt8(ascii: "]") { return elements }
+            if bytes[index] == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) { return children }
             guard bytes[index] == UInt8(ascii: ",") else { return nil }
             index = skipSpace(bytes, from: index + 1, count: count)
         }
