@@ -4,7 +4,7 @@ import Testing
 /// Filters decided on a record's text (`RecordPeek`, `MemberTests`) against the evaluator on
 /// tokens (`FilterEvaluator`, which the tree uses too).
 @Suite struct FilterTextTests {
-    /// `MemberTests.holds(on:in:digits:)` decides a filter on the text of the members it reads as the
+    /// `MemberTests.holds(on:in:scratch:)` decides a filter on the text of the members it reads as the
     /// evaluator does on their tokens (`FilterGate.decide`), and counts the same steps: members
     /// inside members (`@.p.city`, `value(...)`, in `length()` of a string or a container,
     /// `match()`, `search()`), `count()` of a member or of its children, joined by `&&`, `||` and `!`, on random objects whose
@@ -42,8 +42,7 @@ import Testing
         let arena = TokenArena()
         let kept = TokenArena()
         let reader = RecordFilterChain.TokenReader(keepingIn: arena)
-        let digits = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 20)
-        defer { digits.deallocate() }
+        let scratch = MemberTests.Scratch()
         for filter in filters {
             let path = try JSONPathParser.parse("$[?\(filter)]").get()
             guard case .child(.filter(let expression)) = path.segments[0] else {
@@ -77,7 +76,7 @@ import Testing
                         return try FilterEvaluator(values: values).holds(expression, on: 0..<tokens.count)
                     }()
                     let context = "\(filter) on \(String(decoding: record, as: UTF8.self))"
-                    guard let decided = tests.holds(on: found, in: text, digits: digits) else {
+                    guard let decided = tests.holds(on: found, in: text, scratch: scratch) else {
                         notOnText += 1
                         return
                     }
@@ -99,8 +98,7 @@ import Testing
     @Test func nestedComparisonsReadAtMostAFewTimesTheText() throws {
         let members = (0..<2_000).map { #""m\#($0)": \#($0)"# }.joined(separator: ", ")
         let record = Array(#"{"p": {\#(members)}, "n": 1}"#.utf8)
-        let digits = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 20)
-        defer { digits.deallocate() }
+        let scratch = MemberTests.Scratch()
         var found: [(name: Int, value: Range<Int>)] = []
         for (comparisons, decided) in [(3, true), (40, false)] {
             let filter = (0..<comparisons).map { "@.p.x\($0) == 1" }.joined(separator: " || ")
@@ -110,7 +108,7 @@ import Testing
             let tests = try #require(MemberTests([expression], names: read))
             try record.withUnsafeBytes { text in
                 try #require(RecordPeek.members(read, in: text, into: &found) != nil)
-                let result = tests.holds(on: found, in: text, digits: digits)
+                let result = tests.holds(on: found, in: text, scratch: scratch)
                 #expect((result != nil) == decided, "\(comparisons) comparisons")
                 #expect(result?.holds != true)
             }

@@ -556,10 +556,11 @@ enum FilterScalar {
 }
 
 extension FilterScalar {
-    /// The decimal digits of `value` (not negative), written at the end of `digits` (20 bytes
-    /// hold any `Int`): a length or a count, compared as the number the evaluator makes of it.
+    /// The decimal digits of `value` (a length or a count; a negative one is written 0), at the
+    /// end of `digits` (20 bytes hold any `Int`): compared as the number the evaluator makes of
+    /// it.
     static func decimal(_ value: Int, in digits: UnsafeMutableBufferPointer<UInt8>) -> UnsafeRawBufferPointer {
-        var rest = value
+        var rest = max(value, 0)
         var start = digits.count
         repeat {
             start -= 1

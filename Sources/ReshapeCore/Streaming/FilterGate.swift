@@ -76,8 +76,8 @@ final class FilterGate: RecordFilter {
     /// The element last looked at ahead (its bracket in the text) and what was found.
     @exclusivity(unchecked) private var peekedAt: UnsafeRawPointer? = nil
     @exclusivity(unchecked) private var peekedVerdicts: PathMatcher.Verdicts? = nil
-    /// Where `MemberTests` writes a count it compares.
-    private let digits = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 20)
+    /// What `MemberTests` writes as it decides.
+    private let scratch = MemberTests.Scratch()
     /// The most steps of work the filters of one record take on its tokens.
     static let budget = 1 << 20
 
@@ -109,10 +109,6 @@ final class FilterGate: RecordFilter {
             guard let names, !expressions.isEmpty else { return nil }
             return MemberTests(expressions, names: names)
         }
-    }
-
-    deinit {
-        digits.deallocate()
     }
 
     var renamesMembers: Bool { next.renamesMembers }
@@ -300,10 +296,10 @@ final class FilterGate: RecordFilter {
     }
 
     /// Whether one of `comparisons` holds on the members `found` in `text` (see
-    /// `MemberTests.holds(on:in:digits:)`), its steps added to the record's work; nil when only the
+    /// `MemberTests.holds(on:in:scratch:)`), its steps added to the record's work; nil when only the
     /// evaluator can tell.
     private func compare(_ comparisons: MemberTests, in text: UnsafeRawBufferPointer) -> Bool? {
-        guard let (holds, work) = comparisons.holds(on: found, in: text, digits: digits) else { return nil }
+        guard let (holds, work) = comparisons.holds(on: found, in: text, scratch: scratch) else { return nil }
         arena.work = arena.work.addingClamped(work)
         return holds
     }
@@ -370,6 +366,18 @@ enum MemberTests {
         self = plain.count == joined.count ? .plain(plain) : .joined(joined)
     }
 
+    /// Where deciding writes, made once per gate: a count's digits while it is compared (one
+    /// comparison at a time), and the tokens of each member read.
+    final class Scratch {
+        let digits = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 20)
+        let tokens = UnsafeMutableBufferPointer<Int>.allocate(capacity: RecordPeek.maxNames)
+
+        deinit {
+            digits.deallocate()
+            tokens.deallocate()
+        }
+    }
+
     /// What deciding on the text has cost so far: the evaluator's steps, and the bytes read
     /// again inside members.
     struct Spent {
@@ -386,23 +394,24 @@ enum MemberTests {
     /// do); a container's length is its count of children, its tokens charged. Nil when only the
     /// evaluator can tell: a string with an escape, a name inside a member with one or twice
     /// (see `RecordPeek.member(_:in:)`), a count of an object's children, text the scan cannot
-    /// count.
-    ///
-    /// - Parameter digits: where a count is written, to be compared as a number (one comparison
-    ///   at a time); 20 bytes at least.
-    func holds(on found: [(name: Int, value: Range<Int>)], in text: UnsafeRawBufferPointer, digits: UnsafeMutableBufferPointer<UInt8>)
-        -> (holds: Bool, work: Int)?
-    {
+    /// count. `scratch` is the caller's, reused from one decision to the next.
+    func holds(on found: [(name: Int, value: Range<Int>)], in text: UnsafeRawBufferPointer, scratch: Scratch) -> (holds: Bool, work: Int)? {
+        // At most `RecordPeek.maxNames` members are found, one per name.
+        guard found.count <= scratch.tokens.count else { return nil }
+        let digits = scratch.digits
+        let memberTokens = scratch.tokens
         var count = 2
-        for member in found {
-            // A name, and a scalar or a container's tokens.
-            let first = text[member.value.lowerBound]
+        for position in found.indices {
+            // A name, and a scalar or a container's tokens (kept for the comparisons).
+            let value = found[position].value
+            let first = text[value.lowerBound]
             if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-                guard let inside = RecordPeek.tokens(in: UnsafeRawBufferPointer(rebasing: text[member.value])) else { return nil }
-                count = count.addingClamped(1 + inside)
+                guard let inside = RecordPeek.tokens(in: UnsafeRawBufferPointer(rebasing: text[value])) else { return nil }
+                memberTokens[position] = inside
             } else {
-                count = count.addingClamped(2)
+                memberTokens[position] = 1
             }
+            count = count.addingClamped(1 + memberTokens[position])
         }
         // A constant, so that `value` reads it without a box.
         let tokens = count
@@ -419,6 +428,8 @@ enum MemberTests {
             var at = -1
             for position in found.indices where found[position].name == index { at = position }
             var range = at >= 0 ? found[at].value : nil
+            // The tokens of the value at `range`, when known (the member read's, counted above).
+            var rangeTokens = at >= 0 ? memberTokens[at] : nil
             for name in comparison.below {
                 guard let outer = range else { break }
                 let current = UnsafeRawBufferPointer(rebasing: text[outer])
@@ -428,8 +439,9 @@ enum MemberTests {
                     break
                 }
                 spent.scanned = spent.scanned.addingClamped(current.count.multipliedClamped(by: 2))
-                guard spent.scanned <= scanLimit, let count = RecordPeek.tokens(in: current) else { return nil }
+                guard spent.scanned <= scanLimit, let count = rangeTokens ?? RecordPeek.tokens(in: current) else { return nil }
                 spent.work = spent.work.addingClamped(count)
+                rangeTokens = nil
                 switch RecordPeek.member(name, in: current) {
                 case .found(let inner): range = outer.lowerBound + inner.lowerBound..<outer.lowerBound + inner.upperBound
                 case .missing: range = nil
@@ -448,7 +460,8 @@ enum MemberTests {
                         // The evaluator counts the array's tokens twice (its count, then its
                         // children) and a step per element.
                         spent.scanned = spent.scanned.addingClamped(node.count.multipliedClamped(by: 2))
-                        guard spent.scanned <= scanLimit, let count = RecordPeek.tokens(in: node), let elements = RecordPeek.children(in: node)
+                        guard spent.scanned <= scanLimit, let count = rangeTokens ?? RecordPeek.tokens(in: node),
+                            let elements = RecordPeek.children(in: node)
                         else { return nil }
                         spent.work = spent.work.addingClamped(count.multipliedClamped(by: 2)).addingClamped(elements)
                         nodes = elements
@@ -462,7 +475,8 @@ enum MemberTests {
             if let node, container, comparison.measuresLength {
                 // The evaluator counts the container's tokens, counting its children.
                 spent.scanned = spent.scanned.addingClamped(node.count.multipliedClamped(by: 2))
-                guard spent.scanned <= scanLimit, let count = RecordPeek.tokens(in: node), let children = RecordPeek.children(in: node)
+                guard spent.scanned <= scanLimit, let count = rangeTokens ?? RecordPeek.tokens(in: node),
+                    let children = RecordPeek.children(in: node)
                 else { return nil }
                 spent.work = spent.work.addingClamped(count)
                 return comparison.holds(containerLength: children, digits: digits)
