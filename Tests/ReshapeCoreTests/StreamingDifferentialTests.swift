@@ -2180,6 +2180,64 @@ import Testing
         #expect(Self.compare(try Rules(json: spec), Array(colliding.utf8), context: "rules \(spec) input \(colliding)"))
     }
 
+    /// `default` with a scalar value at an object inside the records: the object goes by as
+    /// text with the member added at its end, named as the renamings after the rule leave it
+    /// (`ContainerPass.fillOwnMembers(_:)`). One that has the member (`null` or not, escaped or
+    /// renamed to it by a rule before), holds a container, or is empty takes its tokens; so does
+    /// every object where a rule after drops, edits or nulls the member. Bytes as the whole
+    /// tree's on every route, no record on its tree.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].profile","key":"country","value":null}]"#, "containers passed"),
+        (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].profile","key":"homeCountry","value":"NO"},{"op":"convertKeys","to":"snake_case"},{"op":"emptyArrayToNull"}]"#, "containers passed"),
+        (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*].profile","map":{"x":"country"}},{"op":"default","path":"$[*].profile","key":"country","value":1.50}]"#, "containers passed"),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].profile.x"},{"op":"default","path":"$[*].profile","key":"x","value":true},{"op":"renameKeys","path":"$[*].profile","map":{"x":"ex"}}]"#, "containers passed"),
+        (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].profile","key":"country","value":""},{"op":"blankStringToNull"}]"#, "copies given back"),
+        (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].profile","key":"country","value":"x"},{"op":"remove","path":"$[*].profile.country"}]"#, "copies given back"),
+        (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].profile","key":"country","value":"x"},{"op":"default","path":"$[*].profile","key":"city","value":"y"}]"#, "copies given back"),
+        (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*].profile","key":"country","value":"x"},{"op":"coerce","path":"$..country","to":"number","onFail":"null"}]"#, "copies given back"),
+    ])
+    func defaultAddsMembersOnTheText(_ spec: String, _ outcome: String) throws {
+        let records = #"""
+            {"r1": {"profile": {"bio": "b", "firstName": "F", "x": 1}, "n": 1},
+             "r2": {"profile": {"country": null, "firstName": "G"}},
+             "r3": {"profile": {"coun\u0074ry": "SE", "bio": "c"}},
+             "r4": {"profile": {"lastName": "L", "t": [1]}},
+             "r5": {"profile": {}},
+             "r6": {"profile": {"homeCountry": "DK", "x": 2}},
+             "r7": {"profile": {"firstName": "H", "city": "Oslo"}}}
+            """#
+        try Self.expectRecordsOnTheFilters(spec, records, seeing: [outcome])
+        // The name the member is given already there: the tree's collision error, or the
+        // member kept; a selected value that is not an object: the tree's error.
+        let others = [
+            #"{"r0": {"profile": {"a": 1}}, "r1": {"profile": {"home_country": 1, "bio": 2}}}"#,
+            #"{"r1": {"profile": {"ex": 1}}, "r2": {"profile": {"x": 1}}}"#,
+            #"{"r1": {"profile": {"a": 1}}, "r2": {"profile": {"x": 1, "ex": 2}}}"#,
+            #"{"r1": {"profile": {"a": 1}}, "r2": {"profile": "s"}}"#,
+            #"{"r1": {"profile": {"a": 1}}, "r2": {"profile": null}, "r3": {"profile": [1]}}"#,
+        ]
+        for other in others {
+            #expect(Self.compare(try Rules(json: spec), Array(other.utf8), context: "rules \(spec) input \(other)"))
+        }
+    }
+
+    /// `default` that cannot add its member on the text: a container value, or a path that goes
+    /// on below the object (`$..profile`; `$[*]..*`, which selects its members too).
+    /// The objects take their tokens, with the bytes or the error of the whole tree.
+    @Test(arguments: [
+        #"[{"op":"keyedToArray"},{"op":"default","path":"$[*].profile","key":"country","value":{"code":"NO"}}]"#,
+        #"[{"op":"keyedToArray"},{"op":"default","path":"$..profile","key":"country","value":"NO"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"default","path":"$[*]..*","key":"country","value":"NO"}]"#,
+    ])
+    func defaultWithMoreToDoTakesTheTokens(_ spec: String) throws {
+        let records = #"{"r1": {"profile": {"bio": "b", "x": 1}}, "r2": {"profile": {"country": null}}}"#
+        #expect(Self.compare(try Rules(json: spec), Array(records.utf8), context: "rules \(spec)"))
+        let nested = #"{"r1": {"profile": {"bio": "b", "profile": {"a": {}}}}}"#
+        #expect(Self.compare(try Rules(json: spec), Array(nested.utf8), context: "rules \(spec) input \(nested)"))
+        let objects = #"{"r1": {"profile": {"bio": "b", "x": 1}}, "r2": {"profile": {"b": {"c": {}}}}}"#
+        #expect(Self.compare(try Rules(json: spec), Array(objects.utf8), context: "rules \(spec) input \(objects)"))
+    }
+
     /// A value edit at `$..name` on the text meets a value it cannot edit there (a container,
     /// two edits of one value) in a container the filters agreed to pass: the copy is given back,
     /// and the container takes its tokens, which the op's filter edits. Bytes as the whole

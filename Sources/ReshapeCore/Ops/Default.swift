@@ -63,13 +63,16 @@ extension Default {
         let key = Array(self.key.utf8)
         let value = self.value
         let added = self.added
+        // A scalar value is added on the text of an object that goes by as text.
+        let opens = value.text.first == UInt8(ascii: "{") || value.text.first == UInt8(ascii: "[")
+        let fill = opens ? nil : ContainerPass.filling(ContainerPass.Fill(name: key, value: value.text, growth: added.bound))
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
             // The value's tokens, made once per thread, their bytes kept by the filter.
             let kept = TokenArena()
             let tokens = value.text.withUnsafeBytes { RecordFilterChain.tokens(of: $0, keptIn: kept) }
             guard let tokens else { return GivingUp() }
             return Filter(
-                cursor: cursor, key: key, value: tokens, kept: kept, added: added, next: next,
+                cursor: cursor, key: key, value: tokens, kept: kept, added: added, fill: fill, next: next,
                 arena: arena)
         }
     }
@@ -92,6 +95,9 @@ extension Default {
         let value: [RecordToken]
         let kept: TokenArena
         let added: OutputGrowth
+        /// For a scalar value: the step that adds the member on the text of a selected object
+        /// that goes by as text (`ContainerPass.fillOwnMembers(_:)`).
+        let fill: ContainerPass.NameStep?
         let next: any RecordFilter
         @exclusivity(unchecked) var aside = AsideFlag()
         let arena: TokenArena
@@ -102,7 +108,7 @@ extension Default {
 
         init(
             cursor: PathCursor, key: [UInt8], value: [RecordToken], kept: TokenArena, added: OutputGrowth,
-            next: any RecordFilter, arena: TokenArena
+            fill: ContainerPass.NameStep?, next: any RecordFilter, arena: TokenArena
         ) {
             self.cursor = cursor
             self.key = key
@@ -110,6 +116,7 @@ extension Default {
             self.value = value
             self.kept = kept
             self.added = added
+            self.fill = fill
             self.next = next
             self.arena = arena
         }
@@ -124,11 +131,21 @@ extension Default {
         func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && !atKey }
 
         /// A container it ignores, or in which its path selects only members of some names at any
-        /// depth (`$..name`), watched for them (`PathCursor.watches`).
+        /// depth (`$..name`), watched for them (`PathCursor.watches`). A selected object inside
+        /// the record, with a scalar value to add, goes by as text with the member added at its
+        /// end where it lacks it; one with the member, or holding a container, is given back and
+        /// takes its tokens (`ContainerPass.fillOwnMembers(_:)`). (A record's own members are
+        /// routed one by one.)
         func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
             guard !atKey else { return false }
             let states = cursor.peek()
-            return states == 0 || cursor.watches(states, into: &pass)
+            if states == 0 { return true }
+            // Selected, with nothing below it (a selected member would be the tree's error).
+            if let fill, token.kind == .objectStart && cursor.selects(states) && states & ~cursor.matcher.selected == 0 && cursor.depth > 0 {
+                pass.fillOwnMembers { fill }
+                return true
+            }
+            return cursor.watches(states, into: &pass)
         }
 
         func skip(_ token: RecordToken) { cursor.skip() }

@@ -328,6 +328,9 @@ extension JSONParser {
                 guard next == UInt8(ascii: top.isObject ? "}" : "]") else { return false }
                 // Every member after a record's id dropped: the id's comma goes.
                 if Mode.drops && top.isObject && out.lastByte == UInt8(ascii: ",") { out.truncate(to: out.count - 1) }
+                if Mode.drops && top.isObject && frames.count == 1 && id == nil {
+                    guard fill(fast, first: top.firstName, into: &out, scratch: &scratch), out.count < outputLimit else { return false }
+                }
                 out.append(next)
                 index += 1
                 if top.isObject { scratch.names.removeSubrange(top.firstName...) }
@@ -403,6 +406,33 @@ extension JSONParser {
             text.withUnsafeBytes { out.append($0) }
         }
         return .written
+    }
+
+    /// Writes the member the pass adds at the end of the object it copies
+    /// (`RecordFastPath.filled`), the object's own members' names from `first` in `scratch`;
+    /// false, the copy given back, where the filters must add it: its name as written is one
+    /// of theirs (the op's rules after it decide on the collision), or the pass cannot add it.
+    private func fill(_ fast: RecordFastPath, first: Int, into out: inout ByteBuffer, scratch: inout NameScratch) -> Bool {
+        switch fast.filled {
+        case .nothing:
+            return true
+        case .givesBack:
+            scratch.givesBack = true
+            return false
+        case .member(let text, let writtenHash, let growth):
+            var position = first
+            while position < scratch.names.count {
+                guard scratch.names[position].writtenHash != writtenHash else {
+                    scratch.givesBack = true
+                    return false
+                }
+                position += 1
+            }
+            if out.lastByte != UInt8(ascii: "{") { out.append(UInt8(ascii: ",")) }
+            text.withUnsafeBytes { out.append($0) }
+            scratch.growth = scratch.growth.addingClamped(growth)
+            return true
+        }
     }
 
     /// Writes `"idName":"id",` at the start of a record, and counts the id's name as written.

@@ -39,6 +39,9 @@ final class RecordFastPath: Sendable {
     /// read stops the copy at; `renames` is then empty (and the copy as fast as one that does
     /// nothing to names). Empty otherwise.
     let watchedHashes: [UInt64]
+    /// In a container copied from the text, an object with its own members only: the member
+    /// its end gains (`ContainerPass.fillOwnMembers(_:)`).
+    let filled: Filled
     /// For records made by `keyedToArray` at the collection: the id member's name as written
     /// (renamed by the renamings after it; quoted, with its colon), that name's hash, and what
     /// those renamings lengthened it by (for the output bound).
@@ -53,7 +56,7 @@ final class RecordFastPath: Sendable {
     init(
         nullEmptyObjects: Bool, nullEmptyArrays: Bool = false, nullBlankStrings: Bool, trim: Bool,
         renames: [@Sendable (KeyBytes) -> [UInt8]?], dropsMembers: Bool = false, valueEdits: [TextValueEdit?] = [],
-        watches: UInt64 = 0, ownMembersOnly: Bool = false, watchedHashes: [UInt64] = [], idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
+        watches: UInt64 = 0, ownMembersOnly: Bool = false, watchedHashes: [UInt64] = [], filled: Filled = .nothing, idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
         idKeyLength: Int, idBlankCheck: (trim: Bool, enabled: Bool)
     ) {
         self.nullEmptyObjects = nullEmptyObjects
@@ -66,6 +69,7 @@ final class RecordFastPath: Sendable {
         self.watches = watches
         self.ownMembersOnly = ownMembersOnly
         self.watchedHashes = watchedHashes
+        self.filled = filled
         self.idName = idName
         self.idKeyHash = idKeyHash
         self.idKeyLength = idKeyLength
@@ -154,9 +158,13 @@ final class RecordFastPath: Sendable {
     /// (`ContainerPass.dropped`); `scratch` (when true is returned) then holds its name before.
     /// `edits` gets a bit for each value edit that meets the member, by its place in `renames`
     /// (`ContainerPass.edited`).
-    func renamed(_ key: KeyBytes, into scratch: inout [UInt8], growth: inout Int, dropped: inout Bool, edits: inout UInt64) -> Bool {
+    /// Only the renamings from the one at `first` on are asked.
+    func renamed(
+        _ key: KeyBytes, into scratch: inout [UInt8], growth: inout Int, dropped: inout Bool, edits: inout UInt64, from first: Int = 0
+    ) -> Bool {
         var changed = false
-        for (position, rename) in renames.enumerated() {
+        for position in first..<max(first, renames.count) {
+            let rename = renames[position]
             let before = changed ? scratch.count : key.count
             let current: [UInt8]? = changed ? scratch.withUnsafeBytes { rename($0) } : rename(key)
             if let current {
@@ -178,10 +186,48 @@ final class RecordFastPath: Sendable {
 }
 
 extension RecordFastPath {
+    /// What the end of an object copied from the text gains (see `ContainerPass.fillOwnMembers(_:)`).
+    enum Filled {
+        case nothing
+        /// `"name":value` as written (renamed by the renamings after the fill), the hash of the
+        /// name as written, and what the member adds to the output bound, its renamings too.
+        case member(text: [UInt8], writtenHash: UInt64, growth: Int)
+        /// The copy is given back at the object's end, and the filters add the member: two
+        /// fills, a renaming after the fill that drops, edits or watches its member, or a
+        /// string value where the pass nulls blank strings (which the rules before the fill
+        /// may have done, not the ones after).
+        case givesBack
+    }
+
+    /// What `steps`, the renamings of a pass (`ContainerPass.renames`), add at an object's end:
+    /// the member of its fill, written as the renamings after the fill leave its name.
+    private static func filled(_ steps: [ContainerPass.NameStep], renames: [@Sendable (KeyBytes) -> [UInt8]?], nullsBlankStrings: Bool) -> Filled {
+        let fills = steps.indices.filter { steps[$0].fill != nil }
+        guard let position = fills.first, let fill = steps[position].fill else { return .nothing }
+        guard fills.count == 1, !(nullsBlankStrings && fill.value.first == UInt8(ascii: "\"")) else { return .givesBack }
+        let after = RecordFastPath(
+            nullEmptyObjects: false, nullBlankStrings: false, trim: false, renames: renames, idName: nil, idKeyHash: 0, idKeyLength: 0,
+            idBlankCheck: (false, false))
+        var name: [UInt8] = []
+        var growth = fill.growth
+        var dropped = false
+        var edits: UInt64 = 0
+        let changed = fill.name.withUnsafeBytes {
+            after.renamed($0, into: &name, growth: &growth, dropped: &dropped, edits: &edits, from: position + 1)
+        }
+        guard !dropped, edits == 0 else { return .givesBack }
+        if !changed { name = fill.name }
+        var text = ByteBuffer(capacity: name.count + fill.value.count + 8)
+        name.withUnsafeBytes { JSONText.appendQuoted($0, to: &text) }
+        text.append(UInt8(ascii: ":"))
+        fill.value.withUnsafeBytes { text.append($0) }
+        return .member(text: text.toArray(), writtenHash: name.withUnsafeBytes { RecordNames.hash($0) }, growth: growth)
+    }
+
     /// What `pass` does to a container copied from the text (no record ids).
     convenience init(_ pass: ContainerPass) {
         let steps = pass.renames ?? []
-        if !steps.isEmpty && steps.allSatisfy(\.watches) {
+        if !steps.isEmpty && steps.allSatisfy({ $0.watches && $0.fill == nil }) {
             // Only watches: names are compared by their hashes, none renamed.
             self.init(
                 nullEmptyObjects: pass.nullEmptyObjects, nullEmptyArrays: pass.nullEmptyArrays,
@@ -198,6 +244,7 @@ extension RecordFastPath {
                 step.element.watches && step.offset < 64 ? mask | 1 << UInt64(step.offset) : mask
             },
             ownMembersOnly: pass.ownMembersCount > 0,
+            filled: Self.filled(steps, renames: steps.map(\.rename), nullsBlankStrings: pass.nullBlankStrings),
             idName: nil, idKeyHash: 0,
             idKeyLength: 0, idBlankCheck: (false, false))
     }

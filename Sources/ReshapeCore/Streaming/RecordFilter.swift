@@ -240,6 +240,18 @@ struct ContainerPass {
         var watches = false
         /// For a step that watches: the hashes (`RecordNames.hash`) of the names it watches for.
         var watchedHashes: [UInt64] = []
+        /// For a step that adds a member to an object that lacks it (see `fillOwnMembers(_:)`).
+        var fill: Fill? = nil
+    }
+
+    /// A member added at the end of an object that has none of its name (`default` at an
+    /// object inside a record): `name` (as the renamings before the step leave names) and the
+    /// canonical text of a scalar `value`; `growth` is what the op counts for adding it (see
+    /// `OutputGrowth.member`).
+    struct Fill {
+        let name: [UInt8]
+        let value: [UInt8]
+        let growth: Int
     }
 
     /// A pass doing nothing; `gathering` keeps the renamings' functions.
@@ -272,6 +284,26 @@ struct ContainerPass {
     /// leave them), for `dropOwnMembers(_:)`: made once, by the filter.
     static func dropping(_ names: [[UInt8]]) -> NameStep {
         NameStep(rename: { name in holds(names, name) ? ContainerPass.dropped : nil })
+    }
+
+    /// Adds the step `step` gives, made by `filling(_:)`: the container, an object, gains the
+    /// step's member at its end, renamed by the renamings after it, unless one of its own members
+    /// has that name (as the renamings before leave it): such a member stops the pass, as a
+    /// watched one does, and the container takes its tokens. A container in it, even empty,
+    /// stops the pass too, as for `renameOwnMembers(_:)`. (`step` is asked only when the steps
+    /// are gathered.)
+    mutating func fillOwnMembers(_ step: () -> NameStep) {
+        counts += Self.ownMembersUnit | 1
+        if renames != nil { renames?.append(step()) }
+    }
+
+    /// The step that adds `fill` to an object lacking its member (see `fillOwnMembers(_:)`): it
+    /// watches for the name, and is made once, by the filter.
+    static func filling(_ fill: Fill) -> NameStep {
+        let name = fill.name
+        return NameStep(
+            rename: { key in name.withUnsafeBytes { $0.sameBytes(as: key) } ? ContainerPass.edited : nil }, edit: { _ in nil }, watches: true,
+            watchedHashes: [name.withUnsafeBytes { RecordNames.hash($0) }], fill: fill)
     }
 
     /// The container's own members are renamed by `rename` (nil: the name stays), after the
