@@ -2238,6 +2238,56 @@ import Testing
         #expect(Self.compare(try Rules(json: spec), Array(objects.utf8), context: "rules \(spec) input \(objects)"))
     }
 
+    /// `pluck` of an array inside the records: the array goes by as text, each element's member
+    /// copied with the renamings and nulls of the pass, the member's name compared as the
+    /// renamings before the rule leave it, the other members read with those only
+    /// (`ContainerPass.pluckElements(_:)`). An array with an element that is not an object, is
+    /// empty or lacks the member, or an empty array, takes its tokens; so does every array
+    /// where a step that is not a renaming comes before or after the pluck. Bytes as the whole
+    /// tree's on every route, no record on its tree.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray"},{"op":"pluck","path":"$[*].items","member":"k","onMissing":"null"}]"#, "containers passed"),
+        (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case"},{"op":"emptyArrayToNull"},{"op":"pluck","path":"$[*].items","member":"k_v","onMissing":"skip"},{"op":"blankStringToNull"}]"#, "containers passed"),
+        (#"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"pluck","path":"$[*].items","member":"kV","onMissing":"null"},{"op":"convertKeys","to":"snake_case"}]"#, "containers passed"),
+        (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$..*","map":{"k":"kV","kV":"k"}},{"op":"pluck","path":"$[*].items","member":"k","onMissing":"null"},{"op":"renameKeys","path":"$..*","map":{"a":"x"}}]"#, "containers passed"),
+        (#"[{"op":"keyedToArray"},{"op":"pluck","path":"$[*].items","member":"k","onMissing":"null"},{"op":"remove","path":"$..a"}]"#, "copies given back"),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$..k","to":"string","onFail":"keep"},{"op":"pluck","path":"$[*].items","member":"k","onMissing":"null"}]"#, "copies given back"),
+    ])
+    func pluckOnTheText(_ spec: String, _ outcome: String) throws {
+        let records = #"""
+            {"r1": {"items": [{"k": 1, "kV": {"aB": [], "a": ""}}, {"kV": "", "\u006b": {"a": {}, "cD": [1]}}], "n": 1},
+             "r2": {"items": [{"x": [1, {"y": {}}], "k": "s", "kV": 2.50}], "z": "q"},
+             "r3": {"items": [{"k": [], "kV": {}}, {"k": {}, "kV": []}, {"k": "", "kV": "  "}]},
+             "r4": {"items": [{"kV": 1}, {"k": 2}]},
+             "r5": {"items": [{"k": 1}, null]},
+             "r6": {"items": [{"k": 1, "kV": 2}, {}]},
+             "r7": {"items": []},
+             "r8": {"items": [{"k": 1, "j": {"a": 1, "x": 2}}, {"k": 2}]}}
+            """#
+        try Self.expectRecordsOnTheFilters(spec, records, seeing: [outcome])
+        // Names the renamings make collide (before the pluck: the tree's error; after it, in a
+        // member not plucked: none), a duplicate, a member missing, an element or a selected
+        // value of another kind, arrays nested.
+        let others = [
+            #"{"r0": {"items": [{"k": 1}]}, "r1": {"items": [7, {"k": 1, "kV": 2}]}}"#,
+            #"{"r0": {"items": [{"k": 1}]}, "r1": {"items": [{"k": 1, "kV": 2}, [], {"k": 3}]}}"#,
+            #"{"r0": {"items": [{"k": 1}]}, "r1": {"items": [{"k": 1, "aB": 1, "a_b": 2}]}}"#,
+            #"{"r0": {"items": [{"k": 1}]}, "r1": {"items": [{"k": 1, "kV": {"aB": 1, "a_b": 2}}]}}"#,
+            #"{"r0": {"items": [{"k": 1}]}, "r1": {"items": [{"k": 1, "k": 2}]}}"#,
+            #"{"r0": {"items": [{"k": 1}]}, "r1": {"items": [{"k": 1, "x": {"k": 1, "k": 2}}]}}"#,
+            #"{"r0": {"items": [{"k": 1}]}, "r1": {"items": {"k": 1}}, "r2": {"items": null}}"#,
+            #"{"r0": {"items": [{"k": 1}]}, "r1": {"items": [{"k": [[{"items": [{"k": 2}]}]]}]}}"#,
+        ]
+        for other in others {
+            for rules in [spec, spec.replacingOccurrences(of: #""onMissing":"null""#, with: #""onMissing":"error""#)] {
+                #expect(Self.compare(try Rules(json: rules), Array(other.utf8), context: "rules \(rules) input \(other)"))
+            }
+        }
+        for rules in [spec.replacingOccurrences(of: "$[*].items", with: "$..items")] {
+            #expect(Self.compare(try Rules(json: rules), Array(records.utf8), context: "rules \(rules)"))
+        }
+    }
+
     /// A value edit at `$..name` on the text meets a value it cannot edit there (a container,
     /// two edits of one value) in a container the filters agreed to pass: the copy is given back,
     /// and the container takes its tokens, which the op's filter edits. Bytes as the whole

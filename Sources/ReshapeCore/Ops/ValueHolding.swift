@@ -30,12 +30,15 @@ final class ValueHolding: RecordFilter {
     private let nullTokens = ValueHolding.null
     /// For an op that edits on the text the scalars its path selects by name at any depth.
     let editsBelow: EditsBelow?
+    /// For an op that replaces a selected array on the text (`pluck`): the pass's step for it
+    /// (`ContainerPass.pluckElements(_:)`).
+    let arrayStep: ContainerPass.NameStep?
 
     /// - Parameter renames: the tokens made may hold names the object had not (the writer
     ///   compares them).
     init(
         cursor: PathCursor, renames: Bool = false, next: any RecordFilter, arena: TokenArena,
-        editsBelow: EditsBelow? = nil,
+        editsBelow: EditsBelow? = nil, arrayStep: ContainerPass.NameStep? = nil,
         made: @escaping (_ index: Int) -> ArraySlice<RecordToken> = { _ in ValueHolding.null }, edit: @escaping Edit
     ) {
         self.cursor = cursor
@@ -43,6 +46,7 @@ final class ValueHolding: RecordFilter {
         self.next = next
         self.arena = arena
         self.editsBelow = editsBelow
+        self.arrayStep = arrayStep
         self.made = made
         self.edit = edit
     }
@@ -93,11 +97,17 @@ final class ValueHolding: RecordFilter {
 
     func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && held.isEmpty }
 
-    /// A container in `editsBelow`'s states goes by as text, the selected scalars edited on it.
+    /// A container in `editsBelow`'s states goes by as text, the selected scalars edited on it;
+    /// so does a selected array inside the record, with nothing below it selected, replaced as
+    /// `arrayStep` says.
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
         guard held.isEmpty else { return false }
         let states = cursor.peek()
         if states == 0 { return true }
+        if let arrayStep, token.kind == .arrayStart && cursor.selects(states) && states & ~cursor.matcher.selected == 0 && cursor.depth > 0 {
+            pass.pluckElements { arrayStep }
+            return true
+        }
         // Elsewhere, watched for the names its path selects at any depth (`PathCursor.watches`).
         return editsBelow?.passes(states, into: &pass) ?? cursor.watches(states, into: &pass)
     }

@@ -242,6 +242,12 @@ struct ContainerPass {
         var watchedHashes: [UInt64] = []
         /// For a step that adds a member to an object that lacks it (see `fillOwnMembers(_:)`).
         var fill: Fill? = nil
+        /// For a step that plucks the elements of an array (see `pluckElements(_:)`): the name
+        /// of the member plucked.
+        var pluck: [UInt8]? = nil
+
+        /// A step that only renames (or leaves) names: no drop, edit, watch, fill or pluck.
+        var onlyRenames: Bool { edit == nil && !watches && fill == nil && pluck == nil }
     }
 
     /// A member added at the end of an object that has none of its name (`default` at an
@@ -304,6 +310,23 @@ struct ContainerPass {
         return NameStep(
             rename: { key in name.withUnsafeBytes { $0.sameBytes(as: key) } ? ContainerPass.edited : nil }, edit: { _ in nil }, watches: true,
             watchedHashes: [name.withUnsafeBytes { RecordNames.hash($0) }], fill: fill)
+    }
+
+    /// Adds the step `step` gives, made by `plucking(_:)`: the container, an array of objects,
+    /// becomes the array of the values of their members of the step's name (as the renamings
+    /// before the step leave names), copied with what the pass does. An element that is not an
+    /// object or lacks the member stops the pass, and the container takes its tokens; so does
+    /// every such copy where a step other than a renaming comes before or after it. (`step` is
+    /// asked only when the steps are gathered.)
+    mutating func pluckElements(_ step: () -> NameStep) {
+        counts += 1
+        if renames != nil { renames?.append(step()) }
+    }
+
+    /// The step that plucks the members named `member` (see `pluckElements(_:)`): it renames
+    /// nothing, and is made once, by the filter.
+    static func plucking(_ member: [UInt8]) -> NameStep {
+        NameStep(rename: { _ in nil }, pluck: member)
     }
 
     /// The container's own members are renamed by `rename` (nil: the name stays), after the
