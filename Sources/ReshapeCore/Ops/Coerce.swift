@@ -51,6 +51,10 @@ struct Coerce: PathOperation {
         }
     }
 
+    /// A boolean as text, made once (not for every value coerced).
+    private static let trueText = Array("true".utf8)
+    private static let falseText = Array("false".utf8)
+
     /// What `edit` adds to the output: a value made text gains its quotes (a number or a boolean
     /// written as text is never longer than that).
     static func growth<Value>(of edit: ValueEdit<Value>, to: Target) -> OutputGrowth {
@@ -98,7 +102,7 @@ struct Coerce: PathOperation {
             }
             return .scalar(.string(bytes))
         case (.string, .bool(let flag)):
-            return .scalar(.string(Array((flag ? "true" : "false").utf8)))
+            return .scalar(.string(flag ? Self.trueText : Self.falseText))
         case (.boolean, .string):
             let bytes = values.stringBytes(of: value)
             if bytes.elementsEqual("true".utf8) { return .scalar(.bool(true)) }

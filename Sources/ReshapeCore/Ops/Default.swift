@@ -141,8 +141,11 @@ extension Default {
             let states = cursor.peek()
             if states == 0 { return true }
             // Selected, with nothing below it (a selected member would be the tree's error).
-            if let fill, token.kind == .objectStart && cursor.selects(states) && states & ~cursor.matcher.selected == 0 && cursor.depth > 0 {
-                pass.fillOwnMembers { fill }
+            if fill != nil && token.kind == .objectStart && cursor.selects(states) && states & ~cursor.matcher.selected == 0
+                && cursor.depth > 0
+            {
+                // Not bound to a name: a copy of the step costs a retain of each of its parts.
+                pass.fillOwnMembers { self.fill! }
                 return true
             }
             return cursor.watches(states, into: &pass)

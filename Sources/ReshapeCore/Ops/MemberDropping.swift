@@ -92,8 +92,9 @@ final class MemberDropping: RecordFilter {
         guard !dropsValue && !skipper.active && !checksValue && checking == 0 else { return false }
         let states = cursor.peek()
         if states == 0 { return true }
-        if states == cursor.matcher.selected && token.kind == .objectStart && cursor.depth > 0, let ownDropStep {
-            pass.dropOwnMembers { ownDropStep }
+        if states == cursor.matcher.selected && token.kind == .objectStart && cursor.depth > 0 && ownDropStep != nil {
+            // Not bound to a name: a copy of the step costs a retain of each of its parts.
+            pass.dropOwnMembers { self.ownDropStep! }
             return true
         }
         guard let dropsEverywhere, cursor.matcher.selectsItselfAndEverythingBelow(states) else {

@@ -195,8 +195,9 @@ extension Remove {
             // An object inside the record whose own members of some names are removed: dropped
             // on the text while it holds no container (`ContainerPass.dropOwnMembers(_:)`). (A
             // record's own members are routed one by one.)
-            if states == ownDropStates && token.kind == .objectStart && cursor.depth > 0, let ownDropStep {
-                pass.dropOwnMembers { ownDropStep }
+            if states == ownDropStates && token.kind == .objectStart && cursor.depth > 0 && ownDropStep != nil {
+                // Not bound to a name: a copy of the step costs a retain of each of its parts.
+                pass.dropOwnMembers { self.ownDropStep! }
                 return true
             }
             // Elsewhere, watched for the names its path goes on through (`PathCursor.watches`).

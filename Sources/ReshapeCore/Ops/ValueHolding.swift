@@ -104,8 +104,11 @@ final class ValueHolding: RecordFilter {
         guard held.isEmpty else { return false }
         let states = cursor.peek()
         if states == 0 { return true }
-        if let arrayStep, token.kind == .arrayStart && cursor.selects(states) && states & ~cursor.matcher.selected == 0 && cursor.depth > 0 {
-            pass.pluckElements { arrayStep }
+        if arrayStep != nil && token.kind == .arrayStart && cursor.selects(states) && states & ~cursor.matcher.selected == 0
+            && cursor.depth > 0
+        {
+            // Not bound to a name: a copy of the step costs a retain of each of its parts.
+            pass.pluckElements { self.arrayStep! }
             return true
         }
         // Elsewhere, watched for the names its path selects at any depth (`PathCursor.watches`).

@@ -228,6 +228,8 @@ extension JSONParser {
         // value ends, back at `dropDepth` frames. Members inside it go with it.
         var dropFrom = -1
         var dropDepth = 0
+        // The copy of an object's own members adds a member at its end (`RecordFastPath.filled`).
+        let fills = Mode.drops && id == nil && fast.ownMembersOnly
         while true {
             // A value starts here (after a member name, which may have been long).
             guard out.count <= outputLimit else { return false }
@@ -344,8 +346,8 @@ extension JSONParser {
                 guard next == UInt8(ascii: top.isObject ? "}" : "]") else { return false }
                 // Every member after a record's id dropped: the id's comma goes.
                 if Mode.drops && top.isObject && out.lastByte == UInt8(ascii: ",") { out.truncate(to: out.count - 1) }
-                if Mode.drops && top.isObject && frames.count == 1 && id == nil {
-                    guard fill(fast, first: top.firstName, into: &out, scratch: &scratch), out.count < outputLimit else { return false }
+                if fills && top.isObject && frames.count == 1 {
+                    guard Self.fill(fast, first: top.firstName, into: &out, scratch: &scratch), out.count < outputLimit else { return false }
                 }
                 out.append(next)
                 index += 1
@@ -571,7 +573,8 @@ extension JSONParser {
     /// (`RecordFastPath.filled`), the object's own members' names from `first` in `scratch`;
     /// false, the copy given back, where the filters must add it: its name as written is one
     /// of theirs (the op's rules after it decide on the collision), or the pass cannot add it.
-    private func fill(_ fast: RecordFastPath, first: Int, into out: inout ByteBuffer, scratch: inout NameScratch) -> Bool {
+    @inline(never)
+    private static func fill(_ fast: RecordFastPath, first: Int, into out: inout ByteBuffer, scratch: inout NameScratch) -> Bool {
         switch fast.filled {
         case .nothing:
             return true

@@ -271,9 +271,12 @@ struct ContainerPass {
         add(NameStep(rename: rename))
     }
 
-    private mutating func add(_ step: NameStep) {
+    /// Counts a renaming, and keeps it when the steps are gathered: the step is made only then
+    /// (the chain asks for a pass for every container, and a step made costs a retain and a
+    /// release of each of its functions).
+    private mutating func add(_ step: @autoclosure () -> NameStep) {
         counts += 1
-        renames?.append(step)
+        if renames != nil { renames?.append(step()) }
     }
 
     /// The container's own members that `step` drops (made by `dropping(_:)`) go, name and
@@ -340,14 +343,15 @@ struct ContainerPass {
     /// Every member named one of `names` (as the renamings added before leave it) is dropped,
     /// name and value, at every depth (`remove $..name`): a renaming to `ContainerPass.dropped`.
     mutating func drop(named names: [[UInt8]]) {
-        drop { name in ContainerPass.holds(names, name) }
+        dropsMembers = true
+        add(NameStep(rename: { name in ContainerPass.holds(names, name) ? ContainerPass.dropped : nil }))
     }
 
     /// Every member whose name (as the renamings added before leave it) `drops` holds for is
     /// dropped, name and value, at every depth (`remove $..* matching`).
     mutating func drop(where drops: @escaping @Sendable (KeyBytes) -> Bool) {
         dropsMembers = true
-        rename { name in drops(name) ? ContainerPass.dropped : nil }
+        add(NameStep(rename: { name in drops(name) ? ContainerPass.dropped : nil }))
     }
 
     /// Whether `name` is one of `names`: the test of the steps that drop, edit or watch members
