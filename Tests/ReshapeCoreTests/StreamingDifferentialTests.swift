@@ -2288,6 +2288,51 @@ import Testing
         }
     }
 
+    /// `hoist` of an object inside the records: the object goes by as text, the value of its
+    /// member copied in its place with the renamings and nulls of the pass, the member's name
+    /// compared as the renamings before the rule leave it (`ContainerPass.takeMember(_:)`). An
+    /// object without the member, or empty, takes its tokens (`onMissing`), and so does a
+    /// `null` or another value selected; so does every object where a step that is not a
+    /// renaming comes before or after the hoist. Bytes as the whole tree's on every route, no
+    /// record on its tree.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].m","member":"k","onMissing":"null"}]"#, "containers passed"),
+        (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case"},{"op":"emptyArrayToNull"},{"op":"hoist","path":"$[*].m","member":"k_v","onMissing":"keep"},{"op":"blankStringToNull"}]"#, "containers passed"),
+        (#"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"hoist","path":"$[*].m","member":"kV","onMissing":"null"},{"op":"convertKeys","to":"snake_case"}]"#, "containers passed"),
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].m","member":"k","onMissing":"keep"},{"op":"remove","path":"$..a"}]"#, "copies given back"),
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].items[*]","member":"k","onMissing":"null"}]"#, "containers passed"),
+    ])
+    func hoistOnTheText(_ spec: String, _ outcome: String) throws {
+        let records = #"""
+            {"r1": {"m": {"k": 1, "kV": {"aB": [], "a": ""}}, "n": 1},
+             "r2": {"m": {"x": [1, {"y": {}}], "\u006b": "s", "kV": 2.50}, "z": "q"},
+             "r3": {"m": {"k": [], "kV": {}}, "items": [{"k": {}, "kV": []}, {"k": "", "kV": "  "}]},
+             "r4": {"m": {"kV": 1}, "items": [{"k": 2}, null]},
+             "r5": {"m": null, "items": [{"kV": 1}]},
+             "r6": {"m": {}, "items": []},
+             "r7": {"m": {"k": 1, "j": {"a": 1, "x": 2}}}}
+            """#
+        try Self.expectRecordsOnTheFilters(spec, records, seeing: [outcome])
+        // Names the renamings before the hoist make collide, a duplicate, a missing member, a
+        // value of another kind, objects nested.
+        let others = [
+            #"{"r0": {"m": {"k": 1}}, "r1": {"m": {"k": 1, "aB": 1, "a_b": 2}}}"#,
+            #"{"r0": {"m": {"k": 1}}, "r1": {"m": {"k": 1, "k": 2}}}"#,
+            #"{"r0": {"m": {"k": 1}}, "r1": {"m": {"k": 1, "x": {"k": 1, "k": 2}}}}"#,
+            #"{"r0": {"m": {"k": 1}}, "r1": {"m": [{"k": 1}]}, "r2": {"m": "s"}}"#,
+            #"{"r0": {"m": {"k": 1}}, "r1": {"m": {"k": {"m": {"k": 2}}}}}"#,
+            #"{"r0": {"m": {"k": 1}}, "r1": {"m": {"j": 1}}}"#,
+        ]
+        for other in others {
+            for rules in [spec, spec.replacingOccurrences(of: #""onMissing":"null""#, with: #""onMissing":"error""#)] {
+                #expect(Self.compare(try Rules(json: rules), Array(other.utf8), context: "rules \(rules) input \(other)"))
+            }
+        }
+        for rules in [spec.replacingOccurrences(of: "$[*].m", with: "$..m")] {
+            #expect(Self.compare(try Rules(json: rules), Array(records.utf8), context: "rules \(rules)"))
+        }
+    }
+
     /// A value edit at `$..name` on the text meets a value it cannot edit there (a container,
     /// two edits of one value) in a container the filters agreed to pass: the copy is given back,
     /// and the container takes its tokens, which the op's filter edits. Bytes as the whole

@@ -62,13 +62,16 @@ extension Hoist {
     }
 
     /// On a record's tokens: a selected object is held until its end (the member may come after
-    /// the others), then passed on as `edit` says.
+    /// the others), then passed on as `edit` says. A selected object inside a record that has
+    /// the member goes by as text, hoisted on it (`ContainerPass.takeMember(_:)`); one without
+    /// it, or empty, takes its tokens.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let member = TokenName(self.member)
         let onMissing = self.onMissing
+        let taking = ContainerPass.TakenMember(name: member.bytes, fromElements: false)
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
-            ValueHolding(cursor: cursor, next: next, arena: arena) { (tokens, values) throws(ReshapeError) in
+            ValueHolding(cursor: cursor, next: next, arena: arena, taking: taking) { (tokens, values) throws(ReshapeError) in
                 try Self.edit(tokens.startIndex..<tokens.endIndex, in: values, member: member, onMissing: onMissing)
             }
         }

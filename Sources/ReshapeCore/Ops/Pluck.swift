@@ -87,15 +87,15 @@ extension Pluck {
 
     /// On a record's tokens: a selected array is held until its end, then passed on as `edit`
     /// says. A selected array inside a record whose elements are objects with the member goes
-    /// by as text, plucked on it (`ContainerPass.pluckElements(_:)`); one with another element
+    /// by as text, plucked on it (`ContainerPass.takeMember(_:)`); one with another element
     /// takes its tokens.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let member = TokenName(self.member)
         let onMissing = self.onMissing
-        let step = ContainerPass.plucking(member.bytes)
+        let taking = ContainerPass.TakenMember(name: member.bytes, fromElements: true)
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
-            ValueHolding(cursor: cursor, next: next, arena: arena, arrayStep: step) { (tokens, values) throws(ReshapeError) in
+            ValueHolding(cursor: cursor, next: next, arena: arena, taking: taking) { (tokens, values) throws(ReshapeError) in
                 try Self.edit(tokens.startIndex..<tokens.endIndex, in: values, member: member, onMissing: onMissing)
             }
         }

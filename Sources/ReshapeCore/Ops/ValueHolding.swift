@@ -30,15 +30,17 @@ final class ValueHolding: RecordFilter {
     private let nullTokens = ValueHolding.null
     /// For an op that edits on the text the scalars its path selects by name at any depth.
     let editsBelow: EditsBelow?
-    /// For an op that replaces a selected array on the text (`pluck`): the pass's step for it
-    /// (`ContainerPass.pluckElements(_:)`).
-    let arrayStep: ContainerPass.NameStep?
+    /// For an op that takes a member out of a selected container on the text (`pluck`, `hoist`):
+    /// the pass's step for it (`ContainerPass.takeMember(_:)`), and the kind of container's
+    /// first token it takes it out of.
+    let takingStep: ContainerPass.NameStep?
+    let takesFrom: RecordToken.Kind
 
     /// - Parameter renames: the tokens made may hold names the object had not (the writer
     ///   compares them).
     init(
         cursor: PathCursor, renames: Bool = false, next: any RecordFilter, arena: TokenArena,
-        editsBelow: EditsBelow? = nil, arrayStep: ContainerPass.NameStep? = nil,
+        editsBelow: EditsBelow? = nil, taking: ContainerPass.TakenMember? = nil,
         made: @escaping (_ index: Int) -> ArraySlice<RecordToken> = { _ in ValueHolding.null }, edit: @escaping Edit
     ) {
         self.cursor = cursor
@@ -46,7 +48,8 @@ final class ValueHolding: RecordFilter {
         self.next = next
         self.arena = arena
         self.editsBelow = editsBelow
-        self.arrayStep = arrayStep
+        takingStep = taking.map { ContainerPass.taking($0) }
+        takesFrom = taking?.fromElements == true ? .arrayStart : .objectStart
         self.made = made
         self.edit = edit
     }
@@ -98,17 +101,17 @@ final class ValueHolding: RecordFilter {
     func ignores(_ token: RecordToken) -> Bool { cursor.peek() == 0 && held.isEmpty }
 
     /// A container in `editsBelow`'s states goes by as text, the selected scalars edited on it;
-    /// so does a selected array inside the record, with nothing below it selected, replaced as
-    /// `arrayStep` says.
+    /// so does a selected container inside the record, with nothing below it selected, that
+    /// `takingStep` takes a member out of.
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool {
         guard held.isEmpty else { return false }
         let states = cursor.peek()
         if states == 0 { return true }
-        if arrayStep != nil && token.kind == .arrayStart && cursor.selects(states) && states & ~cursor.matcher.selected == 0
+        if takingStep != nil && token.kind == takesFrom && cursor.selects(states) && states & ~cursor.matcher.selected == 0
             && cursor.depth > 0
         {
             // Not bound to a name: a copy of the step costs a retain of each of its parts.
-            pass.pluckElements { self.arrayStep! }
+            pass.takeMember { self.takingStep! }
             return true
         }
         // Elsewhere, watched for the names its path selects at any depth (`PathCursor.watches`).

@@ -38,12 +38,12 @@ extension JSONParser {
         /// the text (a container, two edits, a value the op fails at). The container the pass
         /// copies may take its tokens instead (see `RecordFilterChain`).
         var givesBack = false
-        /// For a pass that plucks (`RecordFastPath.plucking`): the hashes of the names of the
-        /// element's members read so far, as read and as the renamings before the pluck leave
-        /// them; and the cache of those renamings, made at the first pluck.
+        /// For a pass that takes a member out of objects (`RecordFastPath.taking`): the hashes of
+        /// the names of the object's members read so far, as read and as the renamings before
+        /// the rule leave them; and the cache of those renamings, made at the first use.
         var elementNames: [(readHash: UInt64, writtenHash: UInt64)] = []
-        var pluckCache: RenameCache? = nil
-        /// What `cache` keeps, and so `pluckCache`.
+        var takenCache: RenameCache? = nil
+        /// What `cache` keeps, and so `takenCache`.
         let cacheCapacity: Int
 
         /// Scratch whose rename cache keeps up to `cacheCapacity` names.
@@ -168,10 +168,10 @@ extension JSONParser {
         _ fast: RecordFastPath, id: KeyBytes?, depthLeft: Int, into out: inout ByteBuffer, scratch: inout NameScratch,
         outputLimit: Int, wholeText: Bool = true
     ) -> Bool {
-        switch fast.plucking {
+        switch fast.taking {
         case .nothing: break
-        case .member(let plucked):
-            return pluckElements(plucked, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit)
+        case .member(let taken):
+            return takeMembers(taken, depthLeft: depthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit)
         case .givesBack:
             scratch.givesBack = true
             return false
@@ -426,130 +426,143 @@ extension JSONParser {
         return .written
     }
 
-    /// Writes the array at `index` plucked as `plucked` says (`RecordFastPath.plucking`): the
-    /// value of each element's member, copied with the pass's renamings and nulls; the other
-    /// members' values are read as strictly, with the renamings before the pluck. False, with
-    /// `scratch.givesBack` set, where the filters must pluck it: an element that is not an
-    /// object (or is empty), one without the member, an empty array. False alone where the
-    /// record must take its tree: text that is not JSON, a duplicate name, two names the
-    /// renamings before the pluck make one.
-    private mutating func pluckElements(
-        _ plucked: RecordFastPath.Plucked, depthLeft: Int, into out: inout ByteBuffer, scratch: inout NameScratch, outputLimit: Int
+    /// Writes what the container at `index` becomes as `taken` says (`RecordFastPath.taking`):
+    /// for `pluck`, an array, the value of each element's member; for `hoist`, an object, the
+    /// value of its member. A member's value is copied with the pass's renamings and nulls; the
+    /// other members' values are read as strictly, with the renamings before the rule. False,
+    /// with `scratch.givesBack` set, where the filters must decide: a container or element of
+    /// another kind, an empty one, one without the member, an empty array. False alone where
+    /// the record must take its tree: text that is not JSON, a duplicate name, two names the
+    /// renamings before the rule make one.
+    private mutating func takeMembers(
+        _ taken: RecordFastPath.TakenMember, depthLeft: Int, into out: inout ByteBuffer, scratch: inout NameScratch, outputLimit: Int
     ) -> Bool {
         scratch.reset()
-        var cache = scratch.pluckCache ?? RenameCache(capacity: scratch.cacheCapacity)
-        scratch.pluckCache = nil
-        defer { scratch.pluckCache = cache }
-        let renamesBefore = !plucked.before.renames.isEmpty
+        var cache = scratch.takenCache ?? RenameCache(capacity: scratch.cacheCapacity)
+        scratch.takenCache = nil
+        defer { scratch.takenCache = cache }
         skipWhitespace()
-        guard depthLeft > 2, index < text.count, text[index] == UInt8(ascii: "[") else {
-            scratch.givesBack = true
-            return false
-        }
-        index += 1
-        out.append(UInt8(ascii: "["))
-        var elements = 0
-        while true {
-            // An element: an object with the member.
-            skipWhitespace()
-            guard index < text.count, text[index] == UInt8(ascii: "{") else {
+        guard !taken.fromElements else {
+            guard depthLeft > 2, index < text.count, text[index] == UInt8(ascii: "[") else {
                 scratch.givesBack = true
                 return false
             }
             index += 1
-            scratch.elementNames.empty()
-            var found = false
+            out.append(UInt8(ascii: "["))
+            var elements = 0
             while true {
                 skipWhitespace()
-                guard index < text.count else { return false }
-                if scratch.elementNames.isEmpty && text[index] == UInt8(ascii: "}") {
-                    scratch.givesBack = true
-                    return false
-                }
-                guard text[index] == UInt8(ascii: "\""), let span = try? scanString(),
-                    scratch.elementNames.count < Self.rawCaptureMemberLimit
+                if elements > 0 { out.append(UInt8(ascii: ",")) }
+                guard takeMember(taken, valueDepthLeft: depthLeft - 2, into: &out, scratch: &scratch, cache: &cache, outputLimit: outputLimit)
                 else { return false }
-                skipWhitespace()
-                guard index < text.count, text[index] == UInt8(ascii: ":") else { return false }
-                index += 1
-                let name = decoded(span)
-                let readHash = RecordNames.hash(name)
-                var writtenHash = readHash
-                let isMember: Bool
-                if renamesBefore {
-                    // The name as the renamings before the pluck leave it, written and taken back.
-                    let mark = out.count
-                    var dropped = false
-                    var edits: UInt64 = 0
-                    writtenHash = cache.write(
-                        name, hash: readHash, plucked.before, into: &out, growth: &scratch.growth, dropped: &dropped, edits: &edits)
-                    isMember = plucked.quoted.withUnsafeBytes { quoted in
-                        out.withBytes { UnsafeRawBufferPointer(rebasing: $0[mark...]).sameBytes(as: quoted) }
-                    }
-                    out.truncate(to: mark)
-                } else {
-                    isMember = plucked.quoted.withUnsafeBytes { quoted in
-                        quoted.count == name.count + 2 && UnsafeRawBufferPointer(rebasing: quoted[1..<quoted.count - 1]).sameBytes(as: name)
-                    }
-                }
-                for earlier in scratch.elementNames where earlier.readHash == readHash || earlier.writtenHash == writtenHash {
-                    return false
-                }
-                scratch.elementNames.append((readHash, writtenHash))
-                skipWhitespace()
-                if let empty = emptyContainer() {
-                    // `{}` or `[]` (which a pass copies only inside a container).
-                    guard depthLeft > 3 else { return false }
-                    if isMember {
-                        if elements > 0 { out.append(UInt8(ascii: ",")) }
-                        let nulled = empty == UInt8(ascii: "{") ? plucked.values.nullEmptyObjects : plucked.values.nullEmptyArrays
-                        out.append(nulled ? "null" : empty == UInt8(ascii: "{") ? "{}" : "[]")
-                        found = true
-                    }
-                } else if isMember {
-                    if elements > 0 { out.append(UInt8(ascii: ",")) }
-                    guard
-                        transformRecord(
-                            plucked.values, id: nil, depthLeft: depthLeft - 2, into: &out, scratch: &scratch, outputLimit: outputLimit,
-                            wholeText: false)
-                    else { return false }
-                    found = true
-                } else {
-                    // Read as the rules before the pluck read it, and taken back.
-                    let mark = out.count
-                    swap(&cache, &scratch.cache)
-                    let read = transformRecord(
-                        plucked.before, id: nil, depthLeft: depthLeft - 2, into: &out, scratch: &scratch, outputLimit: outputLimit,
-                        wholeText: false)
-                    swap(&cache, &scratch.cache)
-                    out.truncate(to: mark)
-                    guard read else { return false }
-                }
+                elements += 1
                 skipWhitespace()
                 guard index < text.count else { return false }
                 if text[index] == UInt8(ascii: ",") {
                     index += 1
                     continue
                 }
-                guard text[index] == UInt8(ascii: "}") else { return false }
+                guard text[index] == UInt8(ascii: "]") else { return false }
                 index += 1
-                break
+                out.append(UInt8(ascii: "]"))
+                return out.count <= outputLimit
             }
-            guard found else {
+        }
+        return takeMember(taken, valueDepthLeft: depthLeft - 1, into: &out, scratch: &scratch, cache: &cache, outputLimit: outputLimit)
+            && out.count <= outputLimit
+    }
+
+    /// Reads the object at `index` and writes the value of its member `taken.quoted` (see
+    /// `takeMembers`), which lies `valueDepthLeft` from the depth limit; `cache` renames names
+    /// as the renamings before the rule do.
+    private mutating func takeMember(
+        _ taken: RecordFastPath.TakenMember, valueDepthLeft: Int, into out: inout ByteBuffer, scratch: inout NameScratch,
+        cache: inout RenameCache, outputLimit: Int
+    ) -> Bool {
+        guard index < text.count, text[index] == UInt8(ascii: "{") else {
+            scratch.givesBack = true
+            return false
+        }
+        index += 1
+        scratch.elementNames.empty()
+        let renamesBefore = !taken.before.renames.isEmpty
+        var found = false
+        while true {
+            skipWhitespace()
+            guard index < text.count else { return false }
+            if scratch.elementNames.isEmpty && text[index] == UInt8(ascii: "}") {
                 scratch.givesBack = true
                 return false
             }
-            elements += 1
+            guard text[index] == UInt8(ascii: "\""), let span = try? scanString(), scratch.elementNames.count < Self.rawCaptureMemberLimit
+            else { return false }
+            skipWhitespace()
+            guard index < text.count, text[index] == UInt8(ascii: ":") else { return false }
+            index += 1
+            let name = decoded(span)
+            let readHash = RecordNames.hash(name)
+            var writtenHash = readHash
+            let isMember: Bool
+            if renamesBefore {
+                // The name as the renamings before the rule leave it, written and taken back.
+                let mark = out.count
+                var dropped = false
+                var edits: UInt64 = 0
+                writtenHash = cache.write(
+                    name, hash: readHash, taken.before, into: &out, growth: &scratch.growth, dropped: &dropped, edits: &edits)
+                isMember = taken.quoted.withUnsafeBytes { quoted in
+                    out.withBytes { UnsafeRawBufferPointer(rebasing: $0[mark...]).sameBytes(as: quoted) }
+                }
+                out.truncate(to: mark)
+            } else {
+                isMember = taken.quoted.withUnsafeBytes { quoted in
+                    quoted.count == name.count + 2 && UnsafeRawBufferPointer(rebasing: quoted[1..<quoted.count - 1]).sameBytes(as: name)
+                }
+            }
+            for earlier in scratch.elementNames where earlier.readHash == readHash || earlier.writtenHash == writtenHash {
+                return false
+            }
+            scratch.elementNames.append((readHash, writtenHash))
+            skipWhitespace()
+            if let empty = emptyContainer() {
+                // `{}` or `[]` (which a pass copies only inside a container).
+                guard valueDepthLeft > 1 else { return false }
+                if isMember {
+                    let nulled = empty == UInt8(ascii: "{") ? taken.values.nullEmptyObjects : taken.values.nullEmptyArrays
+                    out.append(nulled ? "null" : empty == UInt8(ascii: "{") ? "{}" : "[]")
+                    found = true
+                }
+            } else if isMember {
+                guard
+                    transformRecord(
+                        taken.values, id: nil, depthLeft: valueDepthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
+                        wholeText: false)
+                else { return false }
+                found = true
+            } else {
+                // Read as the rules before this one read it, and taken back.
+                let mark = out.count
+                swap(&cache, &scratch.cache)
+                let read = transformRecord(
+                    taken.before, id: nil, depthLeft: valueDepthLeft, into: &out, scratch: &scratch, outputLimit: outputLimit,
+                    wholeText: false)
+                swap(&cache, &scratch.cache)
+                out.truncate(to: mark)
+                guard read else { return false }
+            }
             skipWhitespace()
             guard index < text.count else { return false }
             if text[index] == UInt8(ascii: ",") {
                 index += 1
                 continue
             }
-            guard text[index] == UInt8(ascii: "]") else { return false }
+            guard text[index] == UInt8(ascii: "}") else { return false }
             index += 1
-            out.append(UInt8(ascii: "]"))
-            return out.count <= outputLimit
+            guard found else {
+                scratch.givesBack = true
+                return false
+            }
+            return true
         }
     }
 

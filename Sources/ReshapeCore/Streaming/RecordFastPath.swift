@@ -42,9 +42,9 @@ final class RecordFastPath: Sendable {
     /// In a container copied from the text, an object with its own members only: the member
     /// its end gains (`ContainerPass.fillOwnMembers(_:)`).
     let filled: Filled
-    /// In a container copied from the text, an array: the member of its elements it becomes the
-    /// array of (`ContainerPass.pluckElements(_:)`).
-    let plucking: Plucking
+    /// In a container copied from the text: the member taken out of it, or out of its elements
+    /// (`ContainerPass.takeMember(_:)`).
+    let taking: Taking
     /// For records made by `keyedToArray` at the collection: the id member's name as written
     /// (renamed by the renamings after it; quoted, with its colon), that name's hash, and what
     /// those renamings lengthened it by (for the output bound).
@@ -59,7 +59,7 @@ final class RecordFastPath: Sendable {
     init(
         nullEmptyObjects: Bool, nullEmptyArrays: Bool = false, nullBlankStrings: Bool, trim: Bool,
         renames: [@Sendable (KeyBytes) -> [UInt8]?], dropsMembers: Bool = false, valueEdits: [TextValueEdit?] = [],
-        watches: UInt64 = 0, ownMembersOnly: Bool = false, watchedHashes: [UInt64] = [], filled: Filled = .nothing, plucking: Plucking = .nothing, idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
+        watches: UInt64 = 0, ownMembersOnly: Bool = false, watchedHashes: [UInt64] = [], filled: Filled = .nothing, taking: Taking = .nothing, idName: (quoted: [UInt8], hash: UInt64, growth: Int)?, idKeyHash: UInt64,
         idKeyLength: Int, idBlankCheck: (trim: Bool, enabled: Bool)
     ) {
         self.nullEmptyObjects = nullEmptyObjects
@@ -73,7 +73,7 @@ final class RecordFastPath: Sendable {
         self.ownMembersOnly = ownMembersOnly
         self.watchedHashes = watchedHashes
         self.filled = filled
-        self.plucking = plucking
+        self.taking = taking
         self.idName = idName
         self.idKeyHash = idKeyHash
         self.idKeyLength = idKeyLength
@@ -228,43 +228,48 @@ extension RecordFastPath {
         return .member(text: text.toArray(), writtenHash: name.withUnsafeBytes { RecordNames.hash($0) }, growth: growth)
     }
 
-    /// What an array copied from the text becomes (see `ContainerPass.pluckElements(_:)`).
-    enum Plucking {
+    /// What a container copied from the text becomes when a rule takes a member out of it
+    /// (`pluck` of an array's elements, `hoist` of an object; see `ContainerPass.takeMember(_:)`).
+    enum Taking {
         case nothing
-        case member(Plucked)
-        /// The copy is given back, and the filters pluck: two plucks, or a step before or after
-        /// the pluck that is not a renaming everywhere (a drop, an edit, a watch, a fill, one
-        /// of a container's own members).
+        case member(TakenMember)
+        /// The copy is given back, and the filters decide: two such rules, or a step before or
+        /// after the rule's that is not a renaming everywhere (a drop, an edit, a watch, a fill,
+        /// one of a container's own members).
         case givesBack
 
-        var plucks: Bool {
+        var takes: Bool {
             if case .nothing = self { false } else { true }
         }
     }
 
-    /// How an array's elements are plucked on the text.
-    final class Plucked: Sendable {
-        /// The member's name as plucked, quoted as written.
+    /// How a member is taken out of objects on the text.
+    final class TakenMember: Sendable {
+        /// The member's name, quoted as written.
         let quoted: [UInt8]
-        /// The renamings before the pluck, and what the pass nulls: each element's member names
-        /// are compared as these leave them, and the values not plucked are read with them.
+        /// From each element of an array (`pluck`), or from the object itself (`hoist`).
+        let fromElements: Bool
+        /// The renamings before the rule, and what the pass nulls: each object's member names
+        /// are compared as these leave them, and the values not taken are read with them.
         let before: RecordFastPath
-        /// Every renaming of the pass, before the pluck and after, and what it nulls: the
-        /// values plucked are copied with them.
+        /// Every renaming of the pass, before the rule and after, and what it nulls: the values
+        /// taken are copied with them.
         let values: RecordFastPath
 
-        init(quoted: [UInt8], before: RecordFastPath, values: RecordFastPath) {
+        init(quoted: [UInt8], fromElements: Bool, before: RecordFastPath, values: RecordFastPath) {
             self.quoted = quoted
+            self.fromElements = fromElements
             self.before = before
             self.values = values
         }
     }
 
-    /// What `steps`, the renamings of `pass`, make of an array: the pluck among them, if any.
-    private static func plucking(_ steps: [ContainerPass.NameStep], _ pass: ContainerPass) -> Plucking {
-        let plucks = steps.indices.filter { steps[$0].pluck != nil }
-        guard let position = plucks.first, let member = steps[position].pluck else { return .nothing }
-        guard plucks.count == 1, pass.ownMembersCount == 0, !pass.dropsMembers,
+    /// What `steps`, the renamings of `pass`, make of a container: the member taken out of it,
+    /// if one of them takes one.
+    private static func taking(_ steps: [ContainerPass.NameStep], _ pass: ContainerPass) -> Taking {
+        let takers = steps.indices.filter { steps[$0].taken != nil }
+        guard let position = takers.first, let taken = steps[position].taken else { return .nothing }
+        guard takers.count == 1, pass.ownMembersCount == 0, !pass.dropsMembers,
             steps.indices.allSatisfy({ $0 == position || steps[$0].onlyRenames })
         else { return .givesBack }
         func copying(_ renames: [@Sendable (KeyBytes) -> [UInt8]?]) -> RecordFastPath {
@@ -272,18 +277,18 @@ extension RecordFastPath {
                 nullEmptyObjects: pass.nullEmptyObjects, nullEmptyArrays: pass.nullEmptyArrays, nullBlankStrings: pass.nullBlankStrings,
                 trim: pass.trim, renames: renames, idName: nil, idKeyHash: 0, idKeyLength: 0, idBlankCheck: (false, false))
         }
-        var quoted = ByteBuffer(capacity: member.count + 8)
-        member.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) }
+        var quoted = ByteBuffer(capacity: taken.name.count + 8)
+        taken.name.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) }
         return .member(
-            Plucked(
-                quoted: quoted.toArray(), before: copying(steps[..<position].map(\.rename)),
+            TakenMember(
+                quoted: quoted.toArray(), fromElements: taken.fromElements, before: copying(steps[..<position].map(\.rename)),
                 values: copying(steps.indices.filter { $0 != position }.map { steps[$0].rename })))
     }
 
     /// What `pass` does to a container copied from the text (no record ids).
     convenience init(_ pass: ContainerPass) {
         let steps = pass.renames ?? []
-        if !steps.isEmpty && steps.allSatisfy({ $0.watches && $0.fill == nil && $0.pluck == nil }) {
+        if !steps.isEmpty && steps.allSatisfy({ $0.watches && $0.fill == nil && $0.taken == nil }) {
             // Only watches: names are compared by their hashes, none renamed.
             self.init(
                 nullEmptyObjects: pass.nullEmptyObjects, nullEmptyArrays: pass.nullEmptyArrays,
@@ -301,7 +306,7 @@ extension RecordFastPath {
             },
             ownMembersOnly: pass.ownMembersCount > 0,
             filled: Self.filled(steps, renames: steps.map(\.rename), nullsBlankStrings: pass.nullBlankStrings),
-            plucking: Self.plucking(steps, pass),
+            taking: Self.taking(steps, pass),
             idName: nil, idKeyHash: 0,
             idKeyLength: 0, idBlankCheck: (false, false))
     }
@@ -315,7 +320,7 @@ extension RecordFastPath {
     /// would meet it too) or renames only a container's own members.
     convenience init?(records fast: RecordFastPath, idKey: [UInt8]) {
         guard fast.idName == nil, !fast.dropsMembers, fast.valueEdits.isEmpty, fast.watches == 0, fast.watchedHashes.isEmpty,
-            !fast.ownMembersOnly, !fast.plucking.plucks
+            !fast.ownMembersOnly, !fast.taking.takes
         else { return nil }
         var renamed: [UInt8] = []
         var growth = 0

@@ -242,12 +242,18 @@ struct ContainerPass {
         var watchedHashes: [UInt64] = []
         /// For a step that adds a member to an object that lacks it (see `fillOwnMembers(_:)`).
         var fill: Fill? = nil
-        /// For a step that plucks the elements of an array (see `pluckElements(_:)`): the name
-        /// of the member plucked.
-        var pluck: [UInt8]? = nil
+        /// For a step that takes a member out of objects (see `takeMember(_:)`).
+        var taken: TakenMember? = nil
 
-        /// A step that only renames (or leaves) names: no drop, edit, watch, fill or pluck.
-        var onlyRenames: Bool { edit == nil && !watches && fill == nil && pluck == nil }
+        /// A step that only renames (or leaves) names: no drop, edit, watch, fill, or member taken.
+        var onlyRenames: Bool { edit == nil && !watches && fill == nil && taken == nil }
+    }
+
+    /// A member taken out of each object a container copied from the text is (`hoist`), or out of
+    /// each of its elements (`pluck`): its name, as the renamings before the step leave names.
+    struct TakenMember {
+        let name: [UInt8]
+        let fromElements: Bool
     }
 
     /// A member added at the end of an object that has none of its name (`default` at an
@@ -315,21 +321,22 @@ struct ContainerPass {
             watchedHashes: [name.withUnsafeBytes { RecordNames.hash($0) }], fill: fill)
     }
 
-    /// Adds the step `step` gives, made by `plucking(_:)`: the container, an array of objects,
-    /// becomes the array of the values of their members of the step's name (as the renamings
-    /// before the step leave names), copied with what the pass does. An element that is not an
-    /// object or lacks the member stops the pass, and the container takes its tokens; so does
-    /// every such copy where a step other than a renaming comes before or after it. (`step` is
+    /// Adds the step `step` gives, made by `taking(_:)`: the container, an object (`hoist`) or
+    /// an array of objects (`pluck`), becomes the value of the step's member of it, or the array
+    /// of those of its elements, copied with what the pass does; the member's name is compared as
+    /// the renamings before the step leave names. An object (or element) of another kind, empty or
+    /// without the member stops the pass, and the container takes its tokens; so does every such
+    /// copy where a step other than a renaming everywhere comes before or after it. (`step` is
     /// asked only when the steps are gathered.)
-    mutating func pluckElements(_ step: () -> NameStep) {
+    mutating func takeMember(_ step: () -> NameStep) {
         counts += 1
         if renames != nil { renames?.append(step()) }
     }
 
-    /// The step that plucks the members named `member` (see `pluckElements(_:)`): it renames
-    /// nothing, and is made once, by the filter.
-    static func plucking(_ member: [UInt8]) -> NameStep {
-        NameStep(rename: { _ in nil }, pluck: member)
+    /// The step that takes `member` out (see `takeMember(_:)`): it renames nothing, and is made
+    /// once, by the filter.
+    static func taking(_ member: TakenMember) -> NameStep {
+        NameStep(rename: { _ in nil }, taken: member)
     }
 
     /// The container's own members are renamed by `rename` (nil: the name stays), after the
