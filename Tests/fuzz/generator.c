@@ -176,14 +176,14 @@ static void path(recipe *r, text *t) {
 
 static void rule(recipe *r, text *t) {
     static const char *ops[] = {"unwrap", "wrap", "keyedToArray", "arrayToKeyed", "emptyObjectToNull", "blankStringToNull",
-                                "convertKeys", "renameKeys", "remove", "default", "coerce", "keyedtoArray"};
+                                "convertKeys", "renameKeys", "remove", "default", "coerce", "keyedtoArray", "pluck", "hoist"};
     unsigned op = pick(r, sizeof ops / sizeof *ops);
     put(t, "{\"op\":\"");
     put(t, ops[op]);
     put(t, "\"");
     unsigned params = pick(r, 4);
     for (unsigned i = 0; i < params; i++) {
-        switch (pick(r, 13)) {
+        switch (pick(r, 15)) {
         case 0: case 1: case 2: put(t, ",\"path\":"); path(r, t); break;
         case 3: put(t, ",\"key\":"); name(r, t); break;
         case 4: put(t, ",\"idKey\":"); name(r, t); break;
@@ -194,6 +194,9 @@ static void rule(recipe *r, text *t) {
         case 9: put(t, pick(r, 2) ? ",\"onFail\":\"null\"" : ",\"onConflict\":\"keep\""); break;
         case 10: put(t, pick(r, 2) ? ",\"nonObject\":\"wrap\"" : ",\"wrapIn\":\"w\""); break;
         case 11: put(t, pick(r, 2) ? ",\"matching\":\"a|id|x_.*\"" : ",\"to\":\"string\""); break;
+        /* pluck and hoist: the member taken, and what a missing one gives. */
+        case 12: put(t, ",\"member\":"); name(r, t); break;
+        case 13: put(t, pick(r, 2) ? ",\"onMissing\":\"null\"" : ",\"onMissing\":\"skip\""); break;
         default: put(t, ",\"trim\":true"); break;
         }
     }

@@ -456,14 +456,8 @@ extension JSONParser {
                 guard takeMember(taken, valueDepthLeft: depthLeft - 2, into: &out, scratch: &scratch, cache: &cache, outputLimit: outputLimit)
                 else { return false }
                 elements += 1
-                skipWhitespace()
-                guard index < text.count else { return false }
-                if text[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                guard text[index] == UInt8(ascii: "]") else { return false }
-                index += 1
+                guard let more = nextInContainer(closedBy: UInt8(ascii: "]")) else { return false }
+                if more { continue }
                 out.append(UInt8(ascii: "]"))
                 return out.count <= outputLimit
             }
@@ -550,20 +544,28 @@ extension JSONParser {
                 out.truncate(to: mark)
                 guard read else { return false }
             }
-            skipWhitespace()
-            guard index < text.count else { return false }
-            if text[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard text[index] == UInt8(ascii: "}") else { return false }
-            index += 1
+            guard let more = nextInContainer(closedBy: UInt8(ascii: "}")) else { return false }
+            if more { continue }
             guard found else {
                 scratch.givesBack = true
                 return false
             }
             return true
         }
+    }
+
+    /// After a value in a container that `close` ends: true past a comma (another value comes),
+    /// false past `close`, nil at anything else.
+    private mutating func nextInContainer(closedBy close: UInt8) -> Bool? {
+        skipWhitespace()
+        guard index < text.count else { return nil }
+        if text[index] == UInt8(ascii: ",") {
+            index += 1
+            return true
+        }
+        guard text[index] == close else { return nil }
+        index += 1
+        return false
     }
 
     /// When the value at `index` is an empty object or array: reads it, and returns its first
