@@ -145,7 +145,7 @@ extension Default {
                 && cursor.depth > 0
             {
                 // Not bound to a name: a copy of the step costs a retain of each of its parts.
-                pass.fillOwnMembers { self.fill! }
+                pass.fillOwnMembers { self.fill ?? ContainerPass.nothingStep }
                 return true
             }
             return cursor.watches(states, into: &pass)

@@ -94,7 +94,7 @@ final class MemberDropping: RecordFilter {
         if states == 0 { return true }
         if states == cursor.matcher.selected && token.kind == .objectStart && cursor.depth > 0 && ownDropStep != nil {
             // Not bound to a name: a copy of the step costs a retain of each of its parts.
-            pass.dropOwnMembers { self.ownDropStep! }
+            pass.dropOwnMembers { self.ownDropStep ?? ContainerPass.nothingStep }
             return true
         }
         guard let dropsEverywhere, cursor.matcher.selectsItselfAndEverythingBelow(states) else {

@@ -197,7 +197,7 @@ extension Remove {
             // record's own members are routed one by one.)
             if states == ownDropStates && token.kind == .objectStart && cursor.depth > 0 && ownDropStep != nil {
                 // Not bound to a name: a copy of the step costs a retain of each of its parts.
-                pass.dropOwnMembers { self.ownDropStep! }
+                pass.dropOwnMembers { self.ownDropStep ?? ContainerPass.nothingStep }
                 return true
             }
             // Elsewhere, watched for the names its path goes on through (`PathCursor.watches`).

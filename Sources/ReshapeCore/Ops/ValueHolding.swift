@@ -111,7 +111,7 @@ final class ValueHolding: RecordFilter {
             && cursor.depth > 0
         {
             // Not bound to a name: a copy of the step costs a retain of each of its parts.
-            pass.takeMember { self.takingStep! }
+            pass.takeMember { self.takingStep ?? ContainerPass.nothingStep }
             return true
         }
         // Elsewhere, watched for the names its path selects at any depth (`PathCursor.watches`).

@@ -556,6 +556,7 @@ extension JSONParser {
 
     /// After a value in a container that `close` ends: true past a comma (another value comes),
     /// false past `close`, nil at anything else.
+    @inline(__always)
     private mutating func nextInContainer(closedBy close: UInt8) -> Bool? {
         skipWhitespace()
         guard index < text.count else { return nil }

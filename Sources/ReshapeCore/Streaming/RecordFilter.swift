@@ -277,6 +277,10 @@ struct ContainerPass {
         add(NameStep(rename: rename))
     }
 
+    /// A step that does nothing to names: what a filter gives for a step it tested for `nil`
+    /// just before (its stored step is not bound to a name there, which would copy it).
+    static var nothingStep: NameStep { NameStep(rename: { _ in nil }) }
+
     /// Counts a renaming, and keeps it when the steps are gathered: the step is made only then
     /// (the chain asks for a pass for every container, and a step made costs a retain and a
     /// release of each of its functions).
