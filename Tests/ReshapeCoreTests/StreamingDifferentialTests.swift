@@ -2278,13 +2278,31 @@ import Testing
             #"{"r0": {"items": [{"k": 1}]}, "r1": {"items": {"k": 1}}, "r2": {"items": null}}"#,
             #"{"r0": {"items": [{"k": 1}]}, "r1": {"items": [{"k": [[{"items": [{"k": 2}]}]]}]}}"#,
         ]
+        try Self.expectTakenAsTheTree(spec, others: others, records: records, selecting: "items")
+    }
+
+    /// `spec`, a `pluck` or `hoist` list, on each of `others`, and with `onMissing` "error" for
+    /// "null"; and on `records` with `$[*].<selected>` made `$..<selected>` (a path that goes on
+    /// below what it selects): the whole tree's bytes or error on every route.
+    static func expectTakenAsTheTree(_ spec: String, others: [String], records: String, selecting selected: String) throws {
         for other in others {
             for rules in [spec, spec.replacingOccurrences(of: #""onMissing":"null""#, with: #""onMissing":"error""#)] {
-                #expect(Self.compare(try Rules(json: rules), Array(other.utf8), context: "rules \(rules) input \(other)"))
+                #expect(compare(try Rules(json: rules), Array(other.utf8), context: "rules \(rules) input \(other)"))
             }
         }
-        for rules in [spec.replacingOccurrences(of: "$[*].items", with: "$..items")] {
-            #expect(Self.compare(try Rules(json: rules), Array(records.utf8), context: "rules \(rules)"))
+        let descendant = spec.replacingOccurrences(of: "$[*].\(selected)", with: "$..\(selected)")
+        #expect(compare(try Rules(json: descendant), Array(records.utf8), context: "rules \(descendant)"))
+    }
+
+    /// A member whose name is written with escapes (`"q\"t"`) is taken on the text too: its
+    /// name is compared as it is, not as written.
+    @Test func membersWithEscapedNamesAreTakenOnTheText() throws {
+        let records = #"{"r1": {"items": [{"q\"t": 1, "x": 2}], "m": {"q\u0022t": [3]}}, "r2": {"items": [{"q\"t": {}}], "m": {"q\"t": "s"}}}"#
+        for spec in [
+            #"[{"op":"keyedToArray"},{"op":"pluck","path":"$[*].items","member":"q\"t"}]"#,
+            #"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].m","member":"q\"t"}]"#,
+        ] {
+            try Self.expectRecordsOnTheFilters(spec, records, seeing: ["containers passed"])
         }
     }
 
@@ -2323,14 +2341,7 @@ import Testing
             #"{"r0": {"m": {"k": 1}}, "r1": {"m": {"k": {"m": {"k": 2}}}}}"#,
             #"{"r0": {"m": {"k": 1}}, "r1": {"m": {"j": 1}}}"#,
         ]
-        for other in others {
-            for rules in [spec, spec.replacingOccurrences(of: #""onMissing":"null""#, with: #""onMissing":"error""#)] {
-                #expect(Self.compare(try Rules(json: rules), Array(other.utf8), context: "rules \(rules) input \(other)"))
-            }
-        }
-        for rules in [spec.replacingOccurrences(of: "$[*].m", with: "$..m")] {
-            #expect(Self.compare(try Rules(json: rules), Array(records.utf8), context: "rules \(rules)"))
-        }
+        try Self.expectTakenAsTheTree(spec, others: others, records: records, selecting: "m")
     }
 
     /// A value edit at `$..name` on the text meets a value it cannot edit there (a container,

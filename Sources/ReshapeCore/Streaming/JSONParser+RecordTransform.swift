@@ -347,7 +347,7 @@ extension JSONParser {
                 // Every member after a record's id dropped: the id's comma goes.
                 if Mode.drops && top.isObject && out.lastByte == UInt8(ascii: ",") { out.truncate(to: out.count - 1) }
                 if fills && top.isObject && frames.count == 1 {
-                    guard Self.fill(fast, first: top.firstName, into: &out, scratch: &scratch), out.count < outputLimit else { return false }
+                    guard Self.fill(fast, first: top.firstName, into: &out, scratch: &scratch), out.count <= outputLimit else { return false }
                 }
                 out.append(next)
                 index += 1
@@ -466,7 +466,7 @@ extension JSONParser {
             && out.count <= outputLimit
     }
 
-    /// Reads the object at `index` and writes the value of its member `taken.quoted` (see
+    /// Reads the object at `index` and writes the value of its member `taken.name` (see
     /// `takeMembers`), which lies `valueDepthLeft` from the depth limit; `cache` renames names
     /// as the renamings before the rule do.
     private mutating func takeMember(
@@ -509,9 +509,7 @@ extension JSONParser {
                 }
                 out.truncate(to: mark)
             } else {
-                isMember = taken.quoted.withUnsafeBytes { quoted in
-                    quoted.count == name.count + 2 && UnsafeRawBufferPointer(rebasing: quoted[1..<quoted.count - 1]).sameBytes(as: name)
-                }
+                isMember = taken.name.withUnsafeBytes { $0.sameBytes(as: name) }
             }
             for earlier in scratch.elementNames where earlier.readHash == readHash || earlier.writtenHash == writtenHash {
                 return false

@@ -205,12 +205,13 @@ extension RecordFastPath {
 
     /// What `steps`, the renamings of a pass (`ContainerPass.renames`), add at an object's end:
     /// the member of its fill, written as the renamings after the fill leave its name.
-    private static func filled(_ steps: [ContainerPass.NameStep], renames: [@Sendable (KeyBytes) -> [UInt8]?], nullsBlankStrings: Bool) -> Filled {
+    private static func filled(_ steps: [ContainerPass.NameStep], nullsBlankStrings: Bool) -> Filled {
         let fills = steps.indices.filter { steps[$0].fill != nil }
         guard let position = fills.first, let fill = steps[position].fill else { return .nothing }
         guard fills.count == 1, !(nullsBlankStrings && fill.value.first == UInt8(ascii: "\"")) else { return .givesBack }
         let after = RecordFastPath(
-            nullEmptyObjects: false, nullBlankStrings: false, trim: false, renames: renames, idName: nil, idKeyHash: 0, idKeyLength: 0,
+            nullEmptyObjects: false, nullBlankStrings: false, trim: false, renames: steps.map(\.rename), idName: nil, idKeyHash: 0,
+            idKeyLength: 0,
             idBlankCheck: (false, false))
         var name: [UInt8] = []
         var growth = fill.growth
@@ -245,7 +246,8 @@ extension RecordFastPath {
 
     /// How a member is taken out of objects on the text.
     final class TakenMember: Sendable {
-        /// The member's name, quoted as written.
+        /// The member's name, as it is and quoted as written.
+        let name: [UInt8]
         let quoted: [UInt8]
         /// From each element of an array (`pluck`), or from the object itself (`hoist`).
         let fromElements: Bool
@@ -256,7 +258,8 @@ extension RecordFastPath {
         /// taken are copied with them.
         let values: RecordFastPath
 
-        init(quoted: [UInt8], fromElements: Bool, before: RecordFastPath, values: RecordFastPath) {
+        init(name: [UInt8], quoted: [UInt8], fromElements: Bool, before: RecordFastPath, values: RecordFastPath) {
+            self.name = name
             self.quoted = quoted
             self.fromElements = fromElements
             self.before = before
@@ -281,7 +284,7 @@ extension RecordFastPath {
         taken.name.withUnsafeBytes { JSONText.appendQuoted($0, to: &quoted) }
         return .member(
             TakenMember(
-                quoted: quoted.toArray(), fromElements: taken.fromElements, before: copying(steps[..<position].map(\.rename)),
+                name: taken.name, quoted: quoted.toArray(), fromElements: taken.fromElements, before: copying(steps[..<position].map(\.rename)),
                 values: copying(steps.indices.filter { $0 != position }.map { steps[$0].rename })))
     }
 
@@ -305,7 +308,7 @@ extension RecordFastPath {
                 step.element.watches && step.offset < 64 ? mask | 1 << UInt64(step.offset) : mask
             },
             ownMembersOnly: pass.ownMembersCount > 0,
-            filled: Self.filled(steps, renames: steps.map(\.rename), nullsBlankStrings: pass.nullBlankStrings),
+            filled: Self.filled(steps, nullsBlankStrings: pass.nullBlankStrings),
             taking: Self.taking(steps, pass),
             idName: nil, idKeyHash: 0,
             idKeyLength: 0, idBlankCheck: (false, false))
