@@ -63,9 +63,7 @@ extension Default {
         let key = Array(self.key.utf8)
         let value = self.value
         let added = self.added
-        // A scalar value is added on the text of an object that goes by as text.
-        let opens = value.text.first == UInt8(ascii: "{") || value.text.first == UInt8(ascii: "[")
-        let fill = opens ? nil : ContainerPass.filling(ContainerPass.Fill(name: key, value: value.text, growth: added.bound))
+        let fill = fillStep
         return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
             // The value's tokens, made once per thread, their bytes kept by the filter.
             let kept = TokenArena()
@@ -77,11 +75,21 @@ extension Default {
         }
     }
 
-    /// A record's members that the path selects or selects in; in a selected record, `key`.
+    /// A record's members that the path selects or selects in; in a selected record, `key`. A
+    /// selected object member, with a scalar value to add, goes by as text with the member added
+    /// (`fillStep`), as one inside it does.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
         guard let matcher = PathMatcher(path, filters: true) else { return nil }
         let key = TokenName(self.key)
-        return context.pathNeeds(matcher) { name in key.names(name) ? .all : [] }
+        let selected = fillStep.map { (step) in SelectedContainerStep(kind: .object) { $0.fillOwnMembers { step } } }
+        return context.pathNeeds(matcher, selectedRecord: { name in key.names(name) ? .all : [] }, selected: selected)
+    }
+
+    /// For a scalar value: the step that adds the member on the text of a selected object that
+    /// goes by as text (`ContainerPass.fillOwnMembers(_:)`); nil for a container value.
+    private var fillStep: ContainerPass.NameStep? {
+        let opens = value.text.first == UInt8(ascii: "{") || value.text.first == UInt8(ascii: "[")
+        return opens ? nil : ContainerPass.filling(ContainerPass.Fill(name: Array(key.utf8), value: value.text, growth: added.bound))
     }
 
     private final class Filter: RecordFilter {

@@ -65,6 +65,14 @@ extension Hoist {
     /// the others), then passed on as `edit` says. A selected object inside a record that has
     /// the member goes by as text, hoisted on it (`ContainerPass.takeMember(_:)`); one without
     /// it, or empty, takes its tokens.
+    /// A record's members that the path selects or selects in; a selected object member goes by as
+    /// text with the member taken out (`ContainerPass.takeMember(_:)`), as one inside it does.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        guard let matcher = PathMatcher(path, filters: true) else { return nil }
+        let step = ContainerPass.taking(ContainerPass.TakenMember(name: Array(member.utf8), fromElements: false))
+        return context.pathNeeds(matcher, selected: SelectedContainerStep(kind: .object) { $0.takeMember { step } })
+    }
+
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let member = TokenName(self.member)

@@ -284,6 +284,14 @@ extension RenamingOperation {
             if states == 0 && !coversValue { return use }
             if coversValue && !excluderLive {
                 use.pass.rename(newName)
+            } else if !deep && !excluderLive && states & matcher.selected != 0 {
+                // A selected object: its own members renamed on its text, as the filter renames
+                // those of one inside the record (see `Filter.passes`). An array's objects are
+                // the filter's.
+                let name = use.newName
+                use = MemberUse.passing(.object) { $0.renameOwnMembers(newName) }
+                use.newName = name
+                if !renamesRecord { use.leavesRecordNames = true }
             } else {
                 // It renames inside the member (the member's own name is `newName`'s).
                 use.tokens = .containers

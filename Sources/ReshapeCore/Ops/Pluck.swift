@@ -89,6 +89,14 @@ extension Pluck {
     /// says. A selected array inside a record whose elements are objects with the member goes
     /// by as text, plucked on it (`ContainerPass.takeMember(_:)`); one with another element
     /// takes its tokens.
+    /// A record's members that the path selects or selects in; a selected array member goes by as
+    /// text with the member taken out (`ContainerPass.takeMember(_:)`), as one inside it does.
+    func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
+        guard let matcher = PathMatcher(path, filters: true) else { return nil }
+        let step = ContainerPass.taking(ContainerPass.TakenMember(name: Array(member.utf8), fromElements: true))
+        return context.pathNeeds(matcher, selected: SelectedContainerStep(kind: .array) { $0.takeMember { step } })
+    }
+
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
         let member = TokenName(self.member)

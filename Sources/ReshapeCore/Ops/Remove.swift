@@ -111,6 +111,9 @@ extension Remove {
         // `$..name`: a container in those states goes by as text, those members dropped by the
         // pass that copies it (`ContainerPass.drop(named:)`).
         let dropsBelow = matching == nil ? matcher.namesSelectedAtAnyDepth : nil
+        // An object whose own members of some names go: dropped on its text, as the filter drops
+        // those of one inside the record (see `Filter.passes`).
+        let ownDrops = matching == nil ? matcher.namesSelectedAsMembers.map { ($0.states, ContainerPass.dropping($0.names)) } : nil
         return { name in
             var use = MemberUse()
             if let matching {
@@ -134,6 +137,9 @@ extension Remove {
             } else if let dropsBelow, states == dropsBelow.states {
                 // `$..name`: a container goes past with those members dropped on its text.
                 use.pass.drop(named: dropsBelow.names)
+            } else if let (ownStates, step) = ownDrops, states == ownStates {
+                // An array's members are the filter's.
+                use = MemberUse.passing(.object) { $0.dropOwnMembers { step } }
             } else if states != 0 {
                 // The path goes on below the member: nothing in a scalar is selected.
                 use.tokens = .containers

@@ -539,13 +539,21 @@ struct RecordFilterContext {
     /// whose value the path selects, with any value, or selects in, when it is a container; when the path selects the
     /// record itself, what `selectedRecord` says (by default, every member). Nil unless records
     /// are elements of the collection, all in the same states.
-    func pathNeeds(_ matcher: PathMatcher, selectedRecord: (@Sendable (RecordToken) -> ValueKinds)? = nil) -> MemberNeeds? {
+    ///
+    /// With `selected`, a member whose value the path selects, with nothing below it, goes by as
+    /// text when its value is a container of `selected`'s kind (see `SelectedContainerStep`).
+    func pathNeeds(
+        _ matcher: PathMatcher, selectedRecord: (@Sendable (RecordToken) -> ValueKinds)? = nil, selected: SelectedContainerStep? = nil
+    ) -> MemberNeeds? {
         guard let record = recordStates(matcher) else { return nil }
         let whole = record & matcher.selected != 0
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
-            // What it does to the record it selects may make other members of this one.
-            if states & matcher.selected != 0 { return MemberUse(tokens: .all, keepsMember: !whole) }
+            if states & matcher.selected != 0 {
+                if !whole, let selected, states & ~matcher.selected == 0 { return selected.use }
+                // What it does to the record it selects may make other members of this one.
+                return MemberUse(tokens: .all, keepsMember: !whole)
+            }
             // A path that goes on below a member selects nothing in a scalar (`$..price` past
             // `"name": "x"`): only a container's tokens are needed.
             var kinds: ValueKinds = states != 0 ? .containers : []
@@ -694,6 +702,34 @@ struct MemberUse {
     /// before it did to it): it may be set aside while the member goes through the others
     /// (`RecordFilter.aside`).
     var doesNothing: Bool { tokens.isEmpty && newName == nil && !drops && pass.counts == 0 && pass.nullingKey == 0 }
+}
+
+/// The step an op's filter adds to the pass that copies a container of one kind from the text
+/// when its path selects the container, inside a record, with nothing below it (see
+/// `RecordFilter.passes`: `renameKeys`' own members renamed, `remove`'s own members dropped,
+/// `default`'s member added, `pluck`'s and `hoist`'s member taken). A record's own member of that
+/// kind then goes by as text too, copied with the step (see `MemberUse.passing`); the filter
+/// sees values of the other kinds.
+struct SelectedContainerStep: Sendable {
+    /// The kind of container the step works on.
+    let kind: ValueKinds
+    /// Adds the step to a pass.
+    let add: @Sendable (inout ContainerPass) -> Void
+
+    /// The use of a member whose value the step works on: values of its kind go by as text with
+    /// the step, the filter sees the others.
+    var use: MemberUse { MemberUse.passing(kind, add) }
+}
+
+extension MemberUse {
+    /// A member whose value, a container of `kind`, goes by as text with what `add` adds to the
+    /// pass that copies it; the filter sees values of other kinds, and passes the member on as
+    /// one member (`keepsMember`).
+    static func passing(_ kind: ValueKinds, _ add: (inout ContainerPass) -> Void) -> MemberUse {
+        var use = MemberUse(tokens: ValueKinds.all.subtracting(kind), keepsMember: true)
+        add(&use.pass)
+        return use
+    }
 }
 
 /// What a rule's filter does to the members of a record, by name (see `MemberUse`): the same

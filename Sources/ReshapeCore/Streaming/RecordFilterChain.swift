@@ -99,6 +99,15 @@ final class RecordFilterChain {
     @exclusivity(unchecked) private var direct = -1
     /// The member whose name was read last was dropped, value and all (see `MemberUse.drops`).
     @exclusivity(unchecked) private var dropped = false
+    /// A record's member that went to the writer alone with a container value (see `direct`):
+    /// where its name starts in the text, where the writer stood before it, the renaming filters
+    /// to tell of it (a range of `wentBy`) and what its renaming adds to the output bound, all
+    /// settled once its value is copied. A copy that gives back (`JSONParser.NameScratch.givesBack`)
+    /// takes the member back, and the filters then see it (`unrouted`).
+    @exclusivity(unchecked) private var routedMember: (nameStart: Int, mark: RecordTextWriter.MemberMark, renamed: Range<Int>, growth: Int)? =
+        nil
+    /// The next member name goes to the filters, not past them: its copy gave back.
+    @exclusivity(unchecked) private var unrouted = false
     /// How deep the record may nest (see `run`).
     @exclusivity(unchecked) private var depthLeft = 0
     /// Where dropped containers are written, to be read as strictly as the others.
@@ -230,6 +239,8 @@ final class RecordFilterChain {
         bypass = 0
         direct = -1
         dropped = false
+        routedMember = nil
+        unrouted = false
         nextRoute = 0
         // A record that failed may have left filters aside.
         if aside != 0 { setAside(0) }
@@ -388,6 +399,9 @@ final class RecordFilterChain {
         /// (`renameOwnMembers(_:)`, `dropOwnMembers(_:)`).
         let watchKey: UInt64
         let fast: RecordFastPath
+        /// What the pass does to an empty container is all the filters do (no member added to
+        /// it or taken out of it).
+        let copiesEmpty: Bool
         @exclusivity(unchecked) var scratch: JSONParser.NameScratch
         /// `fast` for a whole record the first filter makes (`RecordFastPath(records:idKey:)`),
         /// made at its first use; `.some(nil)` when this pass cannot copy one.
@@ -397,6 +411,7 @@ final class RecordFilterChain {
             self.key = key
             self.watchKey = watchKey
             self.fast = fast
+            if case .nothing = fast.filled, case .nothing = fast.taking { copiesEmpty = true } else { copiesEmpty = false }
             scratch = JSONParser.NameScratch(cacheCapacity: cacheCapacity)
         }
     }
@@ -450,23 +465,40 @@ final class RecordFilterChain {
                     let token = RecordToken(isObject ? .objectStart : .arrayStart, UnsafeRawBufferPointer(rebasing: parser.text[open..<open + 1]))
                     if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
                         parser.index += 1
+                        if direct >= 0 && routedMember != nil && !passes[direct].copiesEmpty {
+                            // A step that adds to it, or takes out of it, leaves it to the filters.
+                            guard unroute(&parser) else { return false }
+                            continue
+                        }
                         if direct >= 0 && (isObject ? passes[direct].fast.nullEmptyObjects : passes[direct].fast.nullEmptyArrays) {
                             direct = -1
                             guard writer.take(.null) else { return false }
                         } else {
                             guard emit(token), emit(isObject ? .objectEnd : .arrayEnd) else { return false }
                         }
+                        guard settleRoutedMember() else { return false }
                     } else if direct >= 0 {
                         // A member no filter needs: copied with what the filters do to it.
-                        let copying = passes[direct]
-                        if direct != 0 { containersPassed += 1 }
+                        let index = direct
+                        let copying = passes[index]
                         direct = -1
                         parser.index = open
-                        guard writer.copy(&parser, copying.fast, depthLeft: depthLeft - frames.count, scratch: &copying.scratch) else {
-                            return false
+                        // As `copy`: a pass on a container's own members stops at a container in it.
+                        let ownMembersOnly = copying.fast.ownMembersOnly
+                        let depthLeft = ownMembersOnly ? min(2, depthLeft - frames.count) : depthLeft - frames.count
+                        guard writer.copy(&parser, copying.fast, depthLeft: depthLeft, scratch: &copying.scratch) else {
+                            copying.scratch.growth = 0
+                            let givesBack = copying.scratch.givesBack || ownMembersOnly
+                            copying.scratch.givesBack = false
+                            guard givesBack, routedMember != nil else { return false }
+                            copiesGivenBack += 1
+                            guard unroute(&parser) else { return false }
+                            continue
                         }
+                        if index != 0 { containersPassed += 1 }
                         arena.growth = arena.growth.addingClamped(copying.scratch.growth)
                         copying.scratch.growth = 0
+                        guard settleRoutedMember() else { return false }
                     } else if bypass == 0,
                         let copied = frames.isEmpty && recordIdKey != nil
                             ? copyRecord(token, at: open, &parser, depthLeft: depthLeft)
@@ -618,10 +650,12 @@ final class RecordFilterChain {
     /// to compare names one by one.
     private func readName(_ parser: inout JSONParser) -> Bool {
         parser.skipWhitespace()
+        let nameStart = parser.index
         // A member of the record: past the filters when none needs it with this kind of value,
         // and the record is open in the writer (a filter may hold its start until the next token:
         // `emptyObjectToNull` on the records; that first name then goes through the filters).
-        let routed = routesMembers && frames.count == 1 && bypass == 0 && !arena.holdsRecord && writer.openContainers == 1
+        let routed = routesMembers && frames.count == 1 && bypass == 0 && !arena.holdsRecord && writer.openContainers == 1 && !unrouted
+        unrouted = false
         // The member the last one's route expects next, when the text has its name as that route
         // read it: the same bytes scan as they did then, so they are not scanned again.
         let expected = routed && nextRoute < routes.count && routes[nextRoute].isNext(in: parser) ? nextRoute : -1
@@ -663,7 +697,7 @@ final class RecordFilterChain {
                 if wentBy.count > keptWentBy { wentBy.removeSubrange(keptWentBy...) }
                 route = MemberRoute(
                     token, needs ?? [], keptIn: knownRoutes.isFull ? arena : knownRoutes.kept, renamers: renamersAsked,
-                    wentBy: &wentBy, rendersName: !knownRoutes.isFull, passes: { self.passIndex($0, key: $1) })
+                    wentBy: &wentBy, rendersName: !knownRoutes.isFull, passes: { self.passIndex($0, key: $1, watchKey: $2) })
                 if !knownRoutes.isFull {
                     knownRoutes.add(token, Int32(routes.count))
                     routes.append(route)
@@ -673,7 +707,15 @@ final class RecordFilterChain {
             }
             parser.skipWhitespace()
             guard parser.index < parser.text.count else { return false }
-            if route.tokens.isDisjoint(with: ValueKinds(firstByte: parser.text[parser.index])) {
+            let kind = ValueKinds(firstByte: parser.text[parser.index])
+            if route.tokens.isDisjoint(with: kind) {
+                if route.givesBack && (kind == .object || kind == .array) {
+                    // Settled once the value is copied, which may give it back to the filters.
+                    routedMember = (nameStart, writer.memberMark, route.renamed, route.growth)
+                    direct = route.pass
+                    membersPast += 1
+                    return writer.take(route.name, written: route.written)
+                }
                 if !route.renamed.isEmpty {
                     for index in route.renamed {
                         guard filters[wentBy[index].filter].memberWentBy(named: wentBy[index].hash) else { return false }
@@ -703,6 +745,35 @@ final class RecordFilterChain {
             setAside(0)
         }
         return emit(token)
+    }
+
+    /// The record's member whose container value was just copied past the filters
+    /// (`routedMember`) is settled: the renaming filters are told of it, and its renaming counts.
+    @inline(__always)
+    private func settleRoutedMember() -> Bool {
+        guard let member = routedMember else { return true }
+        routedMember = nil
+        for index in member.renamed {
+            guard filters[wentBy[index].filter].memberWentBy(named: wentBy[index].hash) else { return false }
+        }
+        arena.growth = arena.growth.addingClamped(member.growth)
+        return true
+    }
+
+    /// The copy of the record's member that went past the filters (`routedMember`) gave back:
+    /// what was written of it goes, and its name is read again, for the filters, which then see
+    /// its value. False when there is no such member (the record then takes its tree).
+    @inline(never)
+    private func unroute(_ parser: inout JSONParser) -> Bool {
+        guard let member = routedMember else { return false }
+        routedMember = nil
+        direct = -1
+        membersPast -= 1
+        writer.rollBack(to: member.mark)
+        names.removeLast()
+        parser.index = member.nameStart
+        unrouted = true
+        return readName(&parser)
     }
 
     /// The filters from number `first` on that are not set aside, a bit each.
@@ -790,6 +861,9 @@ final class RecordFilterChain {
         var growth = 0
         /// For a container value: the pass (an index into `passes`).
         var pass = 0
+        /// The pass's copy may give the value back to the filters (see `routedMember`): it has a
+        /// step other than a renaming everywhere.
+        var givesBack = false
         /// The renaming filters it goes by that are told so (see `RecordFilter.memberWentBy`),
         /// with the hash of the name each gives it: a range of the chain's `wentBy`.
         var renamed = 0..<0
@@ -803,7 +877,7 @@ final class RecordFilterChain {
         ///   - rendersName: the route is kept for the names to come: it keeps the name's text.
         init(
             _ token: RecordToken, _ needs: [MemberNeeds], keptIn kept: TokenArena, renamers: UInt64,
-            wentBy: inout [(filter: Int, hash: UInt64)], rendersName: Bool, passes: (ContainerPass, UInt64) -> Int?
+            wentBy: inout [(filter: Int, hash: UInt64)], rendersName: Bool, passes: (ContainerPass, UInt64, UInt64) -> Int?
         ) {
             let firstRenamed = wentBy.count
             defer { renamed = firstRenamed..<wentBy.count }
@@ -819,7 +893,10 @@ final class RecordFilterChain {
             // long as the route.
             name = RecordToken(name: kept.keep(token.bytes), hash: token.hash, plain: token.flag)
             var pass = ContainerPass(gathering: true)
+            // As `agreedPass` keys a pass: a bit per filter that adds a step, and per filter whose
+            // step watches, or works on the container's own members.
             var key: UInt64 = 0
+            var watchKey: UInt64 = 0
             // No filter before may have made other members out of it (`MemberUse.keepsMember`).
             var narrows = true
             for index in needs.indices {
@@ -828,12 +905,16 @@ final class RecordFilterChain {
                 if !use.tokens.isEmpty && !use.keepsMember { narrows = false }
                 tokens.formUnion(use.tokens)
                 if use.drops {
-                    // The filters after it never see the member.
+                    // The filters after it never see the member. A value dropped is read with the
+                    // steps before, at every depth, which those of a selected container are not.
                     drops = true
+                    if pass.ownMembersCount > 0 || pass.renames?.contains(where: { $0.taken != nil }) == true { tokens = .all }
                     break
                 }
                 pass.merge(use.pass)
                 if use.pass.renameCount > 0 { key |= 1 << UInt64(8 + index) }
+                if use.pass.watchCount > 0 { watchKey |= 1 << UInt64(index) }
+                if use.pass.ownMembersCount > 0 { watchKey |= 1 << UInt64(32 + index) }
                 if let newName = use.newName {
                     growth = growth.addingClamped(OutputGrowth.renamed(from: name.bytes.count, to: newName.count).bound)
                     let bytes = newName.withUnsafeBytes { kept.keep($0) }
@@ -848,7 +929,8 @@ final class RecordFilterChain {
                 written = text.withBytes { kept.keep($0) }
             }
             key |= pass.nullingKey
-            if let found = passes(pass, key) {
+            givesBack = !drops && (pass.ownMembersCount > 0 || pass.renames?.contains(where: { !$0.onlyRenames }) == true)
+            if let found = passes(pass, key, watchKey) {
                 self.pass = found
             } else {
                 tokens.formUnion(.containers)  // No room for another pass: the filters see them.
@@ -988,6 +1070,23 @@ final class RecordTextWriter: RecordFilter {
             }
             return out.count <= outputLimit
         }
+    }
+
+    /// Where the output stands before a member (see `rollBack(to:)`): its length, the members of
+    /// the open object, and the names compared in it.
+    struct MemberMark {
+        let count: Int
+        let members: Int
+        let names: Int
+    }
+
+    var memberMark: MemberMark { MemberMark(count: out.count, members: frames.last?.count ?? 0, names: names.count) }
+
+    /// Takes back a member begun since `mark`, comma, name and all.
+    func rollBack(to mark: MemberMark) {
+        out.truncate(to: mark.count)
+        if !frames.isEmpty { frames[frames.count - 1].count = mark.members }
+        if names.count > mark.names { names.removeSubrange(mark.names...) }
     }
 
     /// Where the output stands before a value: see `rollBack(to:)`.
