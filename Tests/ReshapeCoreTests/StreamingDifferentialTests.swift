@@ -1875,9 +1875,13 @@ import Testing
         // at the record sees every member: no member is routed.)
         (#"[{"op":"keyedToArray"},{"op":"flatten","path":"$[*]","member":"avatar"},{"op":"remove","path":"$[*].width"},{"op":"coerce","path":"$[*].url","to":"number","onFail":"null"}]"#, true),
         (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*]","member":"profile","onMissing":"keep"},{"op":"remove","path":"$[*].city"},{"op":"coerce","path":"$[*].flag","to":"string"}]"#, false),
-        // Records of an object collection; `keyedToArray` alone is set aside for `flag`.
-        (#"[{"op":"remove","path":"$.*.avatar"},{"op":"coerce","path":"$.*.flag","to":"string"}]"#, true),
-        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].flag","to":"string"}]"#, true),
+        // Records of an object collection; `keyedToArray` and `default` are set aside for `items`.
+        (#"[{"op":"remove","path":"$.*.avatar"},{"op":"default","path":"$.*","key":"role","value":"user"},{"op":"remove","path":"$.*.items[0]"}]"#, true),
+        (#"[{"op":"keyedToArray"},{"op":"default","path":"$[*]","key":"role","value":"user"},{"op":"remove","path":"$[*].items[0]"}]"#, true),
+        // Records whose filters let them go by member by member are copied past them
+        // (`RecordFilterChain.routeRecord`): no filter sees them, none is set aside.
+        (#"[{"op":"remove","path":"$.*.avatar"},{"op":"coerce","path":"$.*.flag","to":"string"}]"#, false),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].flag","to":"string"}]"#, false),
         // One rule: no other filter to set aside.
         (#"[{"op":"coerce","path":"$.*.flag","to":"string"}]"#, false),
     ])
@@ -2276,6 +2280,47 @@ import Testing
         (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].avatar","member":"url","onMissing":"null"}]"#, #"{"r1": {"avatar": {"url": 1}}, "r2": {"avatar": ["u"]}}"#),
     ])
     func selectedRecordMembersFailAsTheTree(_ spec: String, _ records: String) throws {
+        #expect(Self.compare(try Rules(json: spec), Array(records.utf8), context: "rules \(spec) input \(records)"))
+    }
+
+    /// A record whose filters let it go by member by member (`RecordFilter.passesMembers`) is
+    /// copied past them, each member as its route says (`RecordFilterChain.routeRecord`):
+    /// renamed or dropped, a container copied with its pass, a scalar edited (`coerce`,
+    /// `mapValues`), the id `keyedToArray` adds first; `pluck` of an empty array and `hoist` of
+    /// an empty object as the op makes them. A record with a member the filters must see goes to
+    /// them whole. "records routed" must come; bytes as the whole tree's on every route, no
+    /// record on its tree.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray","idKey":"id"},{"op":"emptyArrayToNull"},{"op":"remove","path":"$[*].avatar.width"},{"op":"renameKeys","path":"$[*].profile","map":{"bio":"about"}},{"op":"default","path":"$[*].profile","key":"country","value":null},{"op":"coerce","path":"$[*].isActive","to":"string"},{"op":"convertKeys","to":"snake_case"},{"op":"pluck","path":"$[*].groups","member":"id"},{"op":"wrap","key":"data"}]"#,
+         #"{"r1": {"isActive": true, "avatar": {}, "groups": [], "tags": [], "profile": {"bio": "b", "firstName": "F"}}, "r2": {"avatar": {"url": "u", "width": 1}, "isActive": false, "groups": [{"id": "g1"}], "profile": {"country": "SE"}}, "r3": {"groups": [{"id": 1, "xY": {}}], "isActive": "yes", "profile": {}}, "r4": {"isActive": null, "tags": ["t"]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].createdAt","to":"string"},{"op":"mapValues","path":"$[*].plan","cases":[["free",0],["pro",1]]}]"#,
+         #"{"r1": {"createdAt": 17, "plan": "free"}, "r2": {"createdAt": 1.50, "plan": "pro", "x": [1]}, "r3": {"createdAt": null, "plan": "gold"}, "r4": {"createdAt": "s"}}"#),
+        (#"[{"op":"keyedToArray","idKey":"key"},{"op":"remove","path":"$[*].tags"},{"op":"renameKeys","path":"$[*]","map":{"displayName":"name","key":"id"}},{"op":"convertKeys","to":"snake_case"}]"#,
+         #"{"r1": {"displayName": "A", "tags": [1], "lastLogin": 2}, "r2": {"tags": {"a": []}, "fooBar": {"bazQux": 1}}, "r3": {"displayName": "B"}}"#),
+        (#"[{"op":"remove","path":"$[*].x"},{"op":"convertKeys","to":"snake_case"},{"op":"hoist","path":"$[*].av","member":"url","onMissing":"null"}]"#,
+         #"[{"aB": 1, "x": 2, "av": {"url": "u"}}, {"cD": [1, {"eF": 2}], "av": {}}, {"av": {"w": 1}, "x": {"y": 1}}, {"gH": null}]"#),
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].av","member":"url","onMissing":"keep"},{"op":"emptyObjectToNull"}]"#,
+         #"{"r1": {"av": {"url": "u"}}, "r2": {"av": {}}, "r3": {"av": {"w": 1}}, "r4": {"av": {"url": {}}}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"pluck","path":"$[*].groups","member":"id","onMissing":"skip"},{"op":"emptyArrayToNull"}]"#,
+         #"{"r1": {"groups": []}, "r2": {"groups": [{"id": 1}, {"x": 2}]}, "r3": {"groups": [{"x": 2}]}, "r4": {"groups": null}}"#),
+    ])
+    func recordsGoPastMemberByMember(_ spec: String, _ records: String) throws {
+        try Self.expectRecordsOnTheFilters(spec, records, seeing: ["records routed"])
+    }
+
+    /// As `recordsGoPastMemberByMember`, where the tree fails: a value `coerce` cannot convert,
+    /// two members a renaming gives one name when a rule after it drops one, a duplicate name, a
+    /// member named as the id, `hoist` of an empty object with `onMissing: "error"`. The stream
+    /// gives the whole tree's error.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray"},{"op":"coerce","path":"$[*].n","to":"number"}]"#, #"{"r1": {"n": "1"}, "r2": {"n": "x"}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$[*]","map":{"a":"b"}},{"op":"remove","path":"$[*].b"}]"#, #"{"r1": {"a": 1}, "r2": {"a": 1, "b": 2}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case"},{"op":"remove","path":"$[*].x"}]"#, #"{"r1": {"aB": 1}, "r2": {"aB": 1, "a_b": 2}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].x"}]"#, #"{"r1": {"a": 1}, "r2": {"a": 1, "a": 2}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].x"}]"#, #"{"r1": {"a": 1}, "r2": {"a": 1, "id": 2}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].av","member":"url"}]"#, #"{"r1": {"av": {"url": 1}}, "r2": {"av": {}}}"#),
+    ])
+    func routedRecordsFailAsTheTree(_ spec: String, _ records: String) throws {
         #expect(Self.compare(try Rules(json: spec), Array(records.utf8), context: "rules \(spec) input \(records)"))
     }
 

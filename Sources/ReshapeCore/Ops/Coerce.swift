@@ -225,6 +225,10 @@ extension Coerce {
             return editsBelow?.passes(states, into: &pass) ?? cursor.watches(states, into: &pass)
         }
 
+        /// It converts values in the record as its member needs say (a record it selects
+        /// needs every member).
+        func passesMembers(_ token: RecordToken) -> Bool { !skipper.active }
+
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {

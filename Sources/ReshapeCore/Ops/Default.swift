@@ -159,6 +159,10 @@ extension Default {
             return cursor.watches(states, into: &pass)
         }
 
+        /// Unless it selects the record, which may lack its member: its work is inside the
+        /// record's members, as its member needs say.
+        func passesMembers(_ token: RecordToken) -> Bool { !atKey && !cursor.selects(cursor.peek()) }
+
         func skip(_ token: RecordToken) { cursor.skip() }
 
         func take(_ token: RecordToken) -> Bool {

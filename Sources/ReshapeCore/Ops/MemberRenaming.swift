@@ -395,6 +395,9 @@ extension MemberRenaming {
             return true
         }
 
+        /// It renames the record's members, or inside them, as its member needs say.
+        func passesMembers(_ token: RecordToken) -> Bool { cursor.depth + 1 <= excludedFrom }
+
         func skip(_ token: RecordToken) {
             cursor.skip()
             for index in excluders.indices { excluders[index].skip() }

@@ -85,27 +85,38 @@ extension Pluck {
         insideRecords(&step, "replaces the collection or its envelope")
     }
 
-    /// On a record's tokens: a selected array is held until its end, then passed on as `edit`
-    /// says. A selected array inside a record whose elements are objects with the member goes
-    /// by as text, plucked on it (`ContainerPass.takeMember(_:)`); one with another element
-    /// takes its tokens.
     /// A record's members that the path selects or selects in; a selected array member goes by as
     /// text with the member taken out (`ContainerPass.takeMember(_:)`), as one inside it does.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
         guard let matcher = PathMatcher(path, filters: true) else { return nil }
-        let step = ContainerPass.taking(ContainerPass.TakenMember(name: Array(member.utf8), fromElements: true))
+        let step = ContainerPass.taking(taken)
         return context.pathNeeds(matcher, selected: SelectedContainerStep(kind: .array) { $0.takeMember { step } })
     }
 
+    /// On a record's tokens: a selected array is held until its end, then passed on as `edit`
+    /// says. A selected array inside a record whose elements are objects with the member goes
+    /// by as text, plucked on it (`ContainerPass.takeMember(_:)`); one with another element
+    /// takes its tokens.
     func recordFilter(_ context: RecordFilterContext) -> RecordFilterMaker {
         guard let matcher = PathMatcher(path, filters: true), let parent = context.recordParent(matcher) else { return .needsTree }
+        let taking = taken
+        let edit = holdingEdit
+        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
+            ValueHolding(cursor: cursor, next: next, arena: arena, taking: taking, edit: edit)
+        }
+    }
+
+    /// What the filter makes of a selected value's tokens: the op's `edit`.
+    private var holdingEdit: @Sendable (ArraySlice<RecordToken>, TokenFilterValues) throws(ReshapeError) -> ValueEdit<Range<Int>> {
         let member = TokenName(self.member)
         let onMissing = self.onMissing
-        let taking = ContainerPass.TakenMember(name: member.bytes, fromElements: true)
-        return RecordFilterContext.along(matcher, parent: parent) { cursor, next, arena in
-            ValueHolding(cursor: cursor, next: next, arena: arena, taking: taking) { (tokens, values) throws(ReshapeError) in
-                try Self.edit(tokens.startIndex..<tokens.endIndex, in: values, member: member, onMissing: onMissing)
-            }
+        return { (tokens, values) throws(ReshapeError) in
+            try Self.edit(tokens.startIndex..<tokens.endIndex, in: values, member: member, onMissing: onMissing)
         }
+    }
+
+    /// The member taken out on the text, and what the op makes of an empty array.
+    private var taken: ContainerPass.TakenMember {
+        ContainerPass.TakenMember(name: Array(member.utf8), fromElements: true, empty: .made(by: holdingEdit, ofEmpty: .array))
     }
 }

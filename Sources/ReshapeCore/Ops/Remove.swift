@@ -210,6 +210,10 @@ extension Remove {
             return cursor.watches(states, into: &pass)
         }
 
+        /// It removes members of the record, or inside them, as its member needs say (a record
+        /// it removes whole needs every member).
+        func passesMembers(_ token: RecordToken) -> Bool { !dropsValue && !skipper.active }
+
         /// A removal never fails.
         func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool { true }
 

@@ -118,6 +118,10 @@ final class ValueHolding: RecordFilter {
         return editsBelow?.passes(states, into: &pass) ?? cursor.watches(states, into: &pass)
     }
 
+    /// It replaces values in the record as its member needs say (a record it selects needs
+    /// every member).
+    func passesMembers(_ token: RecordToken) -> Bool { held.isEmpty }
+
     func skip(_ token: RecordToken) { cursor.skip() }
 
     func take(_ token: RecordToken) -> Bool {

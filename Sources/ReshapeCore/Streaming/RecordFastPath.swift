@@ -257,13 +257,19 @@ extension RecordFastPath {
         /// Every renaming of the pass, before the rule and after, and what it nulls: the values
         /// taken are copied with them.
         let values: RecordFastPath
+        /// What the op makes of an empty container (see `ContainerPass.EmptyTaken`).
+        let empty: ContainerPass.EmptyTaken
 
-        init(name: [UInt8], quoted: [UInt8], fromElements: Bool, before: RecordFastPath, values: RecordFastPath) {
+        init(
+            name: [UInt8], quoted: [UInt8], fromElements: Bool, before: RecordFastPath, values: RecordFastPath,
+            empty: ContainerPass.EmptyTaken
+        ) {
             self.name = name
             self.quoted = quoted
             self.fromElements = fromElements
             self.before = before
             self.values = values
+            self.empty = empty
         }
     }
 
@@ -285,7 +291,7 @@ extension RecordFastPath {
         return .member(
             TakenMember(
                 name: taken.name, quoted: quoted.toArray(), fromElements: taken.fromElements, before: copying(steps[..<position].map(\.rename)),
-                values: copying(steps.indices.filter { $0 != position }.map { steps[$0].rename })))
+                values: copying(steps.indices.filter { $0 != position }.map { steps[$0].rename }), empty: taken.empty))
     }
 
     /// What `pass` does to a container copied from the text (no record ids).

@@ -45,6 +45,14 @@ protocol RecordFilter: AnyObject {
     /// tokens come.
     func skip(_ token: RecordToken)
 
+    /// Whether the record that `token` opens (the next value this filter would take) may go by
+    /// member by member, each as the rule's member needs say (`Operation.recordMemberNeeds`),
+    /// without the filter seeing any of its tokens: the filter does nothing to the record but to
+    /// its members, one at a time (it adds no member at its end, and does not replace it).
+    /// Changes nothing; `skip` follows when every filter agrees. By default, `passes` of a pass
+    /// then dropped.
+    func passesMembers(_ token: RecordToken) -> Bool
+
     /// The filter may give a member a name another member of its object has: the writer then
     /// compares the names it writes. Filters that add members make sure of it themselves.
     var renamesMembers: Bool { get }
@@ -92,6 +100,11 @@ extension RecordFilter {
     var recordIdKey: [UInt8]? { nil }
 
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool { ignores(token) }
+
+    func passesMembers(_ token: RecordToken) -> Bool {
+        var pass = ContainerPass()
+        return passes(token, into: &pass)
+    }
 
     var passesEveryName: Bool { false }
 
@@ -254,6 +267,33 @@ struct ContainerPass {
     struct TakenMember {
         let name: [UInt8]
         let fromElements: Bool
+        /// What the op makes of an empty container it would take the member out of.
+        var empty: EmptyTaken = .givesBack
+    }
+
+    /// What an op that takes a member out of a container (see `TakenMember`) makes of an empty
+    /// one: decided once, by the op's own edit of one (`made(by:ofEmpty:)`).
+    enum EmptyTaken: Sendable {
+        /// It stays (`pluck` of `[]`), perhaps nulled by the pass.
+        case kept
+        /// It becomes `null` (`hoist` of `{}` with `onMissing: "null"`).
+        case null
+        /// The filters decide (the op fails at it, or makes something else).
+        case givesBack
+
+        /// What `edit`, an op's edit of a selected value's tokens (`ValueHolding.Edit`), makes
+        /// of an empty container of `kind` (`.object` or `.array`).
+        static func made(by edit: ValueHolding.Edit, ofEmpty kind: ValueKinds) -> EmptyTaken {
+            let tokens: [RecordToken] = kind == .array ? [.arrayStart, .arrayEnd] : [.objectStart, .objectEnd]
+            guard let made = try? edit(tokens[...], TokenFilterValues(tokens: tokens[...], arena: nil)) else { return .givesBack }
+            switch made {
+            case .keep: return .kept
+            case .null: return .null
+            case .value(let range) where range == tokens.indices: return .kept
+            case .array(let elements) where elements.isEmpty && kind == .array: return .kept
+            default: return .givesBack
+            }
+        }
     }
 
     /// A member added at the end of an object that has none of its name (`default` at an
@@ -542,8 +582,12 @@ struct RecordFilterContext {
     ///
     /// With `selected`, a member whose value the path selects, with nothing below it, goes by as
     /// text when its value is a container of `selected`'s kind (see `SelectedContainerStep`).
+    ///
+    /// With `scalarEdit`, a member whose value the path selects, with nothing below it, goes by
+    /// when its value is a scalar, edited on the text (`MemberUse.edit`).
     func pathNeeds(
-        _ matcher: PathMatcher, selectedRecord: (@Sendable (RecordToken) -> ValueKinds)? = nil, selected: SelectedContainerStep? = nil
+        _ matcher: PathMatcher, selectedRecord: (@Sendable (RecordToken) -> ValueKinds)? = nil, selected: SelectedContainerStep? = nil,
+        scalarEdit: TextValueEdit? = nil
     ) -> MemberNeeds? {
         guard let record = recordStates(matcher) else { return nil }
         let whole = record & matcher.selected != 0
@@ -551,6 +595,11 @@ struct RecordFilterContext {
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             if states & matcher.selected != 0 {
                 if !whole, let selected, states & ~matcher.selected == 0 { return selected.use }
+                if !whole, let scalarEdit, states & ~matcher.selected == 0 {
+                    var use = MemberUse(tokens: .containers, keepsMember: true)
+                    use.edit = scalarEdit
+                    return use
+                }
                 // What it does to the record it selects may make other members of this one.
                 return MemberUse(tokens: .all, keepsMember: !whole)
             }
@@ -565,8 +614,9 @@ struct RecordFilterContext {
     /// As `pathNeeds`, but for an op that edits the scalar values its path selects by name at
     /// any depth (`PathMatcher.namesSelectedAtAnyDepth`, `$..followers`): a member whose value
     /// holds them goes past as text, `edit` converting them on it (`ContainerPass.edit(named:_:)`).
+    /// A member whose scalar value the path selects goes by too, edited by `edit`.
     func pathNeeds(_ matcher: PathMatcher, editingBelow edit: @escaping TextValueEdit) -> MemberNeeds? {
-        guard let needs = pathNeeds(matcher) else { return nil }
+        guard let needs = pathNeeds(matcher, scalarEdit: edit) else { return nil }
         guard let below = EditsBelow(matcher, edit), let record = recordStates(matcher) else { return needs }
         return { name in
             var use = MemberUse()
@@ -648,6 +698,7 @@ struct ValueKinds: OptionSet, Sendable {
     static let object = ValueKinds(rawValue: 1 << 4)
     static let array = ValueKinds(rawValue: 1 << 5)
     static var containers: ValueKinds { [.object, .array] }
+    static var scalars: ValueKinds { [.string, .number, .bool, .null] }
     static var all: ValueKinds { [.string, .number, .bool, .null, .object, .array] }
 
     /// The kind of the value whose text starts with `byte`; all of them for a byte no value
@@ -680,6 +731,9 @@ struct MemberUse {
     /// Or: the filter drops the member, name and value, whatever its value (when it need not see
     /// it); the filters after it never see it.
     var drops = false
+    /// For a scalar value (of a kind not in `tokens`): the filter's edit of it, made on the text
+    /// as the filter makes it on its token (`coerce`, `mapValues` of a member the path selects).
+    var edit: TextValueEdit? = nil
     /// When it sees the member's tokens: it passes the member on as one member of the record,
     /// under the name it had (its value perhaps changed), so that the filters after it that do
     /// nothing to that name need not see it (see `doesNothing`). False (the default) when it may
@@ -701,7 +755,7 @@ struct MemberUse {
     /// The filter does nothing to the member, whatever its value (after what the filters
     /// before it did to it): it may be set aside while the member goes through the others
     /// (`RecordFilter.aside`).
-    var doesNothing: Bool { tokens.isEmpty && newName == nil && !drops && pass.counts == 0 && pass.nullingKey == 0 }
+    var doesNothing: Bool { tokens.isEmpty && newName == nil && !drops && pass.counts == 0 && pass.nullingKey == 0 && edit == nil }
 }
 
 /// The step an op's filter adds to the pass that copies a container of one kind from the text

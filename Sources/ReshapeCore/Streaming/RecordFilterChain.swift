@@ -108,6 +108,19 @@ final class RecordFilterChain {
         nil
     /// The next member name goes to the filters, not past them: its copy gave back.
     @exclusivity(unchecked) private var unrouted = false
+    /// For a scalar that goes to the writer alone (see `direct`): what a filter makes of it, as
+    /// an index into `edits`; -1 for nothing.
+    @exclusivity(unchecked) private var directEdit = -1
+    /// The edits of the routes (see `MemberRoute.edit`).
+    @exclusivity(unchecked) private var edits: [TextValueEdit] = []
+    /// For a record copied member by member (`routeRecord`): the names the renaming filters gave
+    /// its members so far (see `noteRenamed`).
+    @exclusivity(unchecked) private var routedHashes: [(filter: Int, hash: UInt64)] = []
+    /// The index in `routes` of the route of the id member (see `idRoute`), once made.
+    @exclusivity(unchecked) private var idRouteIndex: Int? = nil
+    /// Records copied member by member past the filters (for tests: see
+    /// `StreamSettings.outcome`).
+    private(set) var recordsRouted = 0
     /// How deep the record may nest (see `run`).
     @exclusivity(unchecked) private var depthLeft = 0
     /// Where dropped containers are written, to be read as strictly as the others.
@@ -241,6 +254,7 @@ final class RecordFilterChain {
         dropped = false
         routedMember = nil
         unrouted = false
+        directEdit = -1
         nextRoute = 0
         // A record that failed may have left filters aside.
         if aside != 0 { setAside(0) }
@@ -399,9 +413,10 @@ final class RecordFilterChain {
         /// (`renameOwnMembers(_:)`, `dropOwnMembers(_:)`).
         let watchKey: UInt64
         let fast: RecordFastPath
-        /// What the pass does to an empty container is all the filters do (no member added to
-        /// it or taken out of it).
-        let copiesEmpty: Bool
+        /// What the filters make of an empty object, or array: as the pass copies it (`.kept`:
+        /// no member added to it or taken out of it), `null`, or what they decide.
+        let emptyObjects: ContainerPass.EmptyTaken
+        let emptyArrays: ContainerPass.EmptyTaken
         @exclusivity(unchecked) var scratch: JSONParser.NameScratch
         /// `fast` for a whole record the first filter makes (`RecordFastPath(records:idKey:)`),
         /// made at its first use; `.some(nil)` when this pass cannot copy one.
@@ -411,7 +426,17 @@ final class RecordFilterChain {
             self.key = key
             self.watchKey = watchKey
             self.fast = fast
-            if case .nothing = fast.filled, case .nothing = fast.taking { copiesEmpty = true } else { copiesEmpty = false }
+            switch fast.taking {
+            case .nothing:
+                emptyArrays = .kept
+                if case .nothing = fast.filled { emptyObjects = .kept } else { emptyObjects = .givesBack }
+            case .member(let taken):
+                // No fill with a member taken (`RecordFastPath.taking`).
+                emptyArrays = taken.fromElements ? taken.empty : .kept
+                emptyObjects = taken.fromElements ? .kept : taken.empty
+            case .givesBack:
+                (emptyArrays, emptyObjects) = (.givesBack, .givesBack)
+            }
             scratch = JSONParser.NameScratch(cacheCapacity: cacheCapacity)
         }
     }
@@ -465,12 +490,13 @@ final class RecordFilterChain {
                     let token = RecordToken(isObject ? .objectStart : .arrayStart, UnsafeRawBufferPointer(rebasing: parser.text[open..<open + 1]))
                     if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
                         parser.index += 1
-                        if direct >= 0 && routedMember != nil && !passes[direct].copiesEmpty {
+                        let empty = direct >= 0 && routedMember != nil ? (isObject ? passes[direct].emptyObjects : passes[direct].emptyArrays) : .kept
+                        if case .givesBack = empty {
                             // A step that adds to it, or takes out of it, leaves it to the filters.
                             guard unroute(&parser) else { return false }
                             continue
                         }
-                        if direct >= 0 && (isObject ? passes[direct].fast.nullEmptyObjects : passes[direct].fast.nullEmptyArrays) {
+                        if direct >= 0 && (empty == .null || (isObject ? passes[direct].fast.nullEmptyObjects : passes[direct].fast.nullEmptyArrays)) {
                             direct = -1
                             guard writer.take(.null) else { return false }
                         } else {
@@ -500,8 +526,10 @@ final class RecordFilterChain {
                         copying.scratch.growth = 0
                         guard settleRoutedMember() else { return false }
                     } else if bypass == 0,
-                        let copied = frames.isEmpty && recordIdKey != nil
-                            ? copyRecord(token, at: open, &parser, depthLeft: depthLeft)
+                        let copied = frames.isEmpty
+                            ? (recordIdKey != nil
+                                ? copyRecord(token, at: open, &parser, depthLeft: depthLeft)
+                                : copyElementRecord(token, at: open, &parser, depthLeft: depthLeft))
                             : copyAgreed(token, at: open, &parser, depthLeft: depthLeft)
                     {
                         // No rule needs its tokens: the writer copied it from the text, as the fused
@@ -524,15 +552,20 @@ final class RecordFilterChain {
                     }
                 case UInt8(ascii: "\""):
                     guard let span = try? parser.scanString() else { return false }
-                    guard emit(RecordToken(.string, content(of: span, in: parser.text), flag: !span.hasEscapes)) else { return false }
+                    guard let done = emitScalar(RecordToken(.string, content(of: span, in: parser.text), flag: !span.hasEscapes), &parser) else {
+                        continue
+                    }
+                    guard done else { return false }
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                     guard case .success(let (literal, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return false }
                     parser.index = end
-                    guard emit(RecordToken(.number, literal.text, flag: literal.isReal)) else { return false }
+                    guard let done = emitScalar(RecordToken(.number, literal.text, flag: literal.isReal), &parser) else { continue }
+                    guard done else { return false }
                 case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                     guard parser.skipLiteral() != nil else { return false }
                     let token = byte == UInt8(ascii: "n") ? RecordToken.null : RecordToken(.bool, flag: byte == UInt8(ascii: "t"))
-                    guard emit(token) else { return false }
+                    guard let done = emitScalar(token, &parser) else { continue }
+                    guard done else { return false }
                 default:
                     return false
                 }
@@ -583,19 +616,311 @@ final class RecordFilterChain {
             guard recordMisses > Self.recordMissLimit + Self.recordMissPause else { return nil }
             recordMisses = 0
         }
-        guard token.kind == .objectStart, let key = recordKey, let idKey = recordIdKey, let agreed = agreedPass(token, from: 1) else {
+        guard token.kind == .objectStart, let key = recordKey, let idKey = recordIdKey else {
             recordMisses += 1
             return nil
         }
-        let copying = passes[agreed]
-        if copying.forRecords == nil { copying.forRecords = .some(RecordFastPath(records: copying.fast, idKey: idKey)) }
-        // A pass that cannot copy a record (it drops, edits or watches) is a miss too.
-        guard let fast = copying.forRecords ?? nil else {
-            recordMisses += 1
+        if let agreed = agreedPass(token, from: 1) {
+            let copying = passes[agreed]
+            if copying.forRecords == nil { copying.forRecords = .some(RecordFastPath(records: copying.fast, idKey: idKey)) }
+            if let fast = copying.forRecords ?? nil {
+                recordMisses = 0
+                return copy(token, at: open, &parser, depthLeft: depthLeft, agreed: agreed, fast, id: key)
+            }
+        }
+        // No pass copies the record whole (one drops, edits or watches, or works on some members
+        // only): its members go by one by one, each as its route says.
+        let routed = passesMembers(token, from: 1) ? routeRecord(token, at: open, &parser, depthLeft: depthLeft, id: key) : nil
+        recordMisses = routed == nil ? recordMisses + 1 : 0
+        return routed
+    }
+
+    /// Whether every filter from number `first` on lets the record `token` opens go by member by
+    /// member (`RecordFilter.passesMembers`), and their member needs route each.
+    private func passesMembers(_ token: RecordToken, from first: Int) -> Bool {
+        guard routesMembers, token.kind == .objectStart else { return false }
+        var asked = seeing(from: first)
+        while asked != 0 {
+            guard filters[asked.trailingZeroBitCount].passesMembers(token) else { return false }
+            asked &= asked - 1
+        }
+        return true
+    }
+
+    /// `copyAgreed` for a record of an array collection: one without a pass, or whose pass
+    /// watches members the filters may need (and would give the copy back at each), goes by
+    /// member by member, each as its route says (`routeRecord`), while that holds (see
+    /// `recordMisses`).
+    @inline(__always)
+    private func copyElementRecord(_ token: RecordToken, at open: Int, _ parser: inout JSONParser, depthLeft: Int) -> Bool? {
+        if let agreed = agreedPass(token) {
+            let fast = passes[agreed].fast
+            guard token.kind == .objectStart && routesMembers && (fast.watches != 0 || !fast.watchedHashes.isEmpty) else {
+                return copy(token, at: open, &parser, depthLeft: depthLeft, agreed: agreed, fast, id: nil)
+            }
+        } else if !passesMembers(token, from: 0) {
             return nil
         }
-        recordMisses = 0
-        return copy(token, at: open, &parser, depthLeft: depthLeft, agreed: agreed, fast, id: key)
+        if recordMisses >= Self.recordMissLimit {
+            recordMisses += 1
+            guard recordMisses > Self.recordMissLimit + Self.recordMissPause else { return nil }
+            recordMisses = 0
+        }
+        let routed = routeRecord(token, at: open, &parser, depthLeft: depthLeft, id: nil)
+        recordMisses = routed == nil ? recordMisses + 1 : 0
+        return routed
+    }
+
+    /// Copies the record, the object that `token` opens at `open`, past the filters, member by
+    /// member, each as its route says (`MemberRoute`, as `readName` routes them): renamed or
+    /// dropped, its value copied with its pass or edited. Asked when every filter lets the
+    /// record go by as text but for members it watches (`agreedPass`), which their routes
+    /// settle: the filters never see the record. `id`: its name in a keyed collection, written
+    /// first as the first filter makes it (`recordIdKey`), as the others route that member.
+    /// True when copied; false when the record must take its tree; nil when some member must go
+    /// to the filters, or a copy gave back (nothing written, the parser back where it was).
+    @inline(never)
+    private func routeRecord(_ token: RecordToken, at open: Int, _ parser: inout JSONParser, depthLeft: Int, id: KeyBytes?) -> Bool? {
+        guard routesMembers, !arena.holdsRecord else { return nil }
+        let resume = parser.index
+        let mark = writer.recordMark
+        let growth = arena.growth
+        let past = membersPast
+        let firstName = names.count
+        defer { if names.count > firstName { names.removeSubrange(firstName...) } }
+        guard let copied = routeMembers(token, at: open, &parser, depthLeft: depthLeft, id: id) else {
+            writer.rollBack(to: mark)
+            arena.growth = growth
+            membersPast = past
+            parser.index = resume
+            return nil
+        }
+        guard copied else { return false }
+        skipped(token)
+        recordsRouted += 1
+        return true
+    }
+
+    /// See `routeRecord`.
+    private func routeMembers(_ token: RecordToken, at open: Int, _ parser: inout JSONParser, depthLeft: Int, id: KeyBytes?) -> Bool? {
+        parser.index = open + 1
+        guard writer.take(token) else { return false }
+        routedHashes.removeAll(keepingCapacity: true)
+        if let id {
+            guard let idKey = recordIdKey, let route = idRoute(idKey) else { return nil }
+            guard routes[route].tokens.isDisjoint(with: .string), !routes[route].drops, noteRenamed(route) else { return nil }
+            guard writer.take(routes[route].name, written: routes[route].written) else { return false }
+            let idToken = RecordToken(.string, id, flag: JSONText.isPlain(id))
+            // As the first filter counts the id it adds, and the renamings after it its name.
+            let added = KeyedToArray.recordGrowth(idKeyBytes: idKey.count, idBytes: id.count).bound
+            arena.growth = arena.growth.addingClamped(added).addingClamped(routes[route].growth)
+            guard let written = writeRouted(idToken, edit: routes[route].edit) else { return nil }
+            guard written else { return false }
+        }
+        var expectsMember = true
+        nextRoute = 0
+        while true {
+            parser.skipWhitespace()
+            guard parser.index < parser.text.count else { return false }
+            if expectsMember {
+                // An empty record is the filters' (it may become null before it is a record).
+                guard parser.text[parser.index] == UInt8(ascii: "\"") else { return nil }
+                let route = routeName(&parser)
+                guard route >= 0 else { return route == -1 ? false : nil }
+                parser.skipWhitespace()
+                guard parser.index < parser.text.count else { return false }
+                let byte = parser.text[parser.index]
+                let kind = ValueKinds(firstByte: byte)
+                guard routes[route].tokens.isDisjoint(with: kind) else { return nil }
+                guard noteRenamed(route) else { return false }
+                membersPast += 1
+                arena.growth = arena.growth.addingClamped(routes[route].growth)
+                if routes[route].drops {
+                    // Dropped, name and value: the value is still read as strictly as the rest.
+                    guard drop(&parser, pass: routes[route].pass) else { return false }
+                } else {
+                    guard writer.take(routes[route].name, written: routes[route].written) else { return false }
+                    switch byte {
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        guard let copied = copyRouted(routes[route].pass, &parser, depthLeft: depthLeft - 1) else { return nil }
+                        guard copied else { return false }
+                    case UInt8(ascii: "\""):
+                        guard let span = try? parser.scanString() else { return false }
+                        let value = RecordToken(.string, content(of: span, in: parser.text), flag: !span.hasEscapes)
+                        guard let written = writeRouted(value, edit: routes[route].edit) else { return nil }
+                        guard written else { return false }
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        guard case .success(let (literal, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return false }
+                        parser.index = end
+                        guard let written = writeRouted(RecordToken(.number, literal.text, flag: literal.isReal), edit: routes[route].edit) else {
+                            return nil
+                        }
+                        guard written else { return false }
+                    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                        guard parser.skipLiteral() != nil else { return false }
+                        let value = byte == UInt8(ascii: "n") ? RecordToken.null : RecordToken(.bool, flag: byte == UInt8(ascii: "t"))
+                        guard let written = writeRouted(value, edit: routes[route].edit) else { return nil }
+                        guard written else { return false }
+                    default:
+                        return false
+                    }
+                }
+                expectsMember = false
+                continue
+            }
+            let next = parser.text[parser.index]
+            parser.index += 1
+            if next == UInt8(ascii: ",") {
+                expectsMember = true
+                continue
+            }
+            guard next == UInt8(ascii: "}") else { return false }
+            return writer.take(.objectEnd)
+        }
+    }
+
+    /// Reads a record member's `"name" :`, as `readName` does, and gives its route, an index
+    /// into `routes`: -1 on a duplicate, text that is not a name, and objects too large to
+    /// compare names one by one (the record takes its tree); -2 when no more routes are kept.
+    @inline(__always)
+    private func routeName(_ parser: inout JSONParser) -> Int {
+        let expected = nextRoute < routes.count && routes[nextRoute].isNext(in: parser) ? nextRoute : -1
+        let name: UnsafeRawBufferPointer
+        let plain: Bool
+        let hash: UInt64
+        if expected >= 0 {
+            let quoted = routes[expected].quoted.count
+            name = UnsafeRawBufferPointer(rebasing: parser.text[parser.index + 1..<parser.index + quoted - 1])
+            plain = true
+            hash = routes[expected].readHash
+            parser.index += quoted
+        } else {
+            guard let span = try? parser.scanString() else { return -1 }
+            name = content(of: span, in: parser.text)
+            plain = !span.hasEscapes
+            hash = RecordNames.hash(name)
+        }
+        parser.skipWhitespace()
+        guard parser.index < parser.text.count, parser.text[parser.index] == UInt8(ascii: ":") else { return -1 }
+        parser.index += 1
+        guard names.count < JSONParser.rawCaptureMemberLimit else { return -1 }
+        for position in names.indices where names[position] == hash { return -1 }
+        names.append(hash)
+        if expected >= 0 {
+            nextRoute = expected + 1
+            return expected
+        }
+        let token = RecordToken(name: name, hash: hash, plain: plain)
+        if let known = knownRoutes.find(token, guess: nextRoute) {
+            nextRoute = Int(known) + 1
+            return Int(known)
+        }
+        guard !knownRoutes.isFull else { return -2 }
+        _ = makeRoute(token)
+        return routes.count - 1
+    }
+
+    /// A route made for the record member `token` names, whose name has none kept; kept in
+    /// `routes` when there is room.
+    private func makeRoute(_ token: RecordToken) -> MemberRoute {
+        // Those of a route not kept (no room for more) go with it.
+        if wentBy.count > keptWentBy { wentBy.removeSubrange(keptWentBy...) }
+        let route = MemberRoute(
+            token, needs ?? [], keptIn: knownRoutes.isFull ? arena : knownRoutes.kept, renamers: renamersAsked,
+            wentBy: &wentBy, rendersName: !knownRoutes.isFull, passes: { self.passIndex($0, key: $1, watchKey: $2) },
+            edits: { self.edits.append($0); return self.edits.count - 1 })
+        if !knownRoutes.isFull {
+            knownRoutes.add(token, Int32(routes.count))
+            routes.append(route)
+            keptWentBy = wentBy.count
+            nextRoute = routes.count
+        }
+        return route
+    }
+
+    /// The route of the id member the first filter adds to each record (`recordIdKey`), through
+    /// the other filters; made at its first use, kept with the routes.
+    private func idRoute(_ idKey: [UInt8]) -> Int? {
+        if let idRouteIndex { return idRouteIndex }
+        guard !knownRoutes.isFull else { return nil }
+        let bytes = idKey.withUnsafeBytes { knownRoutes.kept.keep($0) }
+        let token = RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
+        if wentBy.count > keptWentBy { wentBy.removeSubrange(keptWentBy...) }
+        var route = MemberRoute(
+            token, needs ?? [], from: 1, keptIn: knownRoutes.kept, renamers: renamersAsked, wentBy: &wentBy, rendersName: true,
+            passes: { self.passIndex($0, key: $1, watchKey: $2) }, edits: { self.edits.append($0); return self.edits.count - 1 })
+        // Kept, but never found by name (nor by its text: `isNext`): a member of the record named
+        // so takes another route.
+        route.quoted = UnsafeRawBufferPointer(start: nil, count: 0)
+        idRouteIndex = routes.count
+        routes.append(route)
+        keptWentBy = wentBy.count
+        return routes.count - 1
+    }
+
+    /// Notes the names the renaming filters give a routed record's member (`MemberRoute.renamed`),
+    /// as each would (`RecordFilter.memberWentBy`): false when one of them gives two members of
+    /// the record one name, which the tree fails at.
+    @inline(__always)
+    private func noteRenamed(_ route: Int) -> Bool {
+        for index in routes[route].renamed {
+            let given = wentBy[index]
+            for earlier in routedHashes where earlier.filter == given.filter && earlier.hash == given.hash { return false }
+            routedHashes.append(given)
+        }
+        return true
+    }
+
+    /// Copies the routed member's container value at `parser.index` with the pass `index`, as
+    /// `read` copies one past the filters. Nil when the copy gives back.
+    @inline(__always)
+    private func copyRouted(_ index: Int, _ parser: inout JSONParser, depthLeft: Int) -> Bool? {
+        let copying = passes[index]
+        let open = parser.index
+        let isObject = parser.text[open] == UInt8(ascii: "{")
+        guard depthLeft > 1 else { return false }
+        parser.index += 1
+        parser.skipWhitespace()
+        guard parser.index < parser.text.count else { return false }
+        if parser.text[parser.index] == UInt8(ascii: isObject ? "}" : "]") {
+            parser.index += 1
+            let empty = isObject ? copying.emptyObjects : copying.emptyArrays
+            guard empty != .givesBack else { return nil }
+            if empty == .null || (isObject ? copying.fast.nullEmptyObjects : copying.fast.nullEmptyArrays) { return writer.take(.null) }
+            return writer.take(isObject ? .objectStart : .arrayStart) && writer.take(isObject ? .objectEnd : .arrayEnd)
+        }
+        parser.index = open
+        let ownMembersOnly = copying.fast.ownMembersOnly
+        guard writer.copy(&parser, copying.fast, depthLeft: ownMembersOnly ? min(2, depthLeft) : depthLeft, scratch: &copying.scratch) else {
+            copying.scratch.growth = 0
+            let givesBack = copying.scratch.givesBack || ownMembersOnly
+            copying.scratch.givesBack = false
+            return givesBack ? nil : false
+        }
+        if index != 0 { containersPassed += 1 }
+        arena.growth = arena.growth.addingClamped(copying.scratch.growth)
+        copying.scratch.growth = 0
+        return true
+    }
+
+    /// Writes the routed member's scalar `token`, or what its edit (an index into `edits`; -1:
+    /// none) makes of it. Nil when the edit cannot be made on the text.
+    @inline(__always)
+    private func writeRouted(_ token: RecordToken, edit: Int) -> Bool? {
+        guard edit >= 0 else { return writer.take(token) }
+        guard let (made, growth) = edits[edit](token) else { return nil }
+        arena.growth = arena.growth.addingClamped(growth)
+        return writeEdited(made, token)
+    }
+
+    /// Writes what a scalar edit made of `token`.
+    private func writeEdited(_ made: ScalarEdit, _ token: RecordToken) -> Bool {
+        switch made {
+        case .keep: return writer.take(token)
+        case .null: return writer.take(.null)
+        case .scalar(let scalar): return writer.take(scalar.token(keptIn: arena))
+        case .canonical(let text): return text.withUnsafeBytes { writer.take(canonical: $0) }
+        }
     }
 
     /// Copies the container at `open` with `fast`, the pass `agreed` (or its record form, with
@@ -693,26 +1018,19 @@ final class RecordFilterChain {
                 route = routes[Int(known)]
                 nextRoute = Int(known) + 1
             } else {
-                // Those of a route not kept (no room for more) go with it.
-                if wentBy.count > keptWentBy { wentBy.removeSubrange(keptWentBy...) }
-                route = MemberRoute(
-                    token, needs ?? [], keptIn: knownRoutes.isFull ? arena : knownRoutes.kept, renamers: renamersAsked,
-                    wentBy: &wentBy, rendersName: !knownRoutes.isFull, passes: { self.passIndex($0, key: $1, watchKey: $2) })
-                if !knownRoutes.isFull {
-                    knownRoutes.add(token, Int32(routes.count))
-                    routes.append(route)
-                    keptWentBy = wentBy.count
-                    nextRoute = routes.count
-                }
+                route = makeRoute(token)
             }
             parser.skipWhitespace()
             guard parser.index < parser.text.count else { return false }
             let kind = ValueKinds(firstByte: parser.text[parser.index])
             if route.tokens.isDisjoint(with: kind) {
-                if route.givesBack && (kind == .object || kind == .array) {
-                    // Settled once the value is copied, which may give it back to the filters.
+                let isContainer = kind == .object || kind == .array
+                if isContainer ? route.givesBack : route.edit >= 0 {
+                    // Settled once the value is copied or edited, which may give it back to the
+                    // filters.
                     routedMember = (nameStart, writer.memberMark, route.renamed, route.growth)
                     direct = route.pass
+                    if !isContainer { directEdit = route.edit }
                     membersPast += 1
                     return writer.take(route.name, written: route.written)
                 }
@@ -747,6 +1065,27 @@ final class RecordFilterChain {
         return emit(token)
     }
 
+    /// Hands the scalar `token` on as `emit` does; or, for one a filter edits past the filters
+    /// (`directEdit`), writes what the edit makes of it. Nil when the edit cannot be made on the
+    /// text: the member was taken back (`unroute`), and its name read again for the filters.
+    @inline(__always)
+    private func emitScalar(_ token: RecordToken, _ parser: inout JSONParser) -> Bool? {
+        guard directEdit >= 0 else { return emit(token) }
+        return editDirect(token, &parser)
+    }
+
+    /// See `emitScalar`.
+    @inline(never)
+    private func editDirect(_ token: RecordToken, _ parser: inout JSONParser) -> Bool? {
+        let edit = edits[directEdit]
+        directEdit = -1
+        direct = -1
+        guard let (made, growth) = edit(token) else { return unroute(&parser) ? nil : false }
+        guard settleRoutedMember() else { return false }
+        arena.growth = arena.growth.addingClamped(growth)
+        return writeEdited(made, token)
+    }
+
     /// The record's member whose container value was just copied past the filters
     /// (`routedMember`) is settled: the renaming filters are told of it, and its renaming counts.
     @inline(__always)
@@ -768,6 +1107,7 @@ final class RecordFilterChain {
         guard let member = routedMember else { return false }
         routedMember = nil
         direct = -1
+        directEdit = -1
         membersPast -= 1
         writer.rollBack(to: member.mark)
         names.removeLast()
@@ -864,6 +1204,10 @@ final class RecordFilterChain {
         /// The pass's copy may give the value back to the filters (see `routedMember`): it has a
         /// step other than a renaming everywhere.
         var givesBack = false
+        /// For a scalar value: what a filter makes of it (`MemberUse.edit`), as an index into the
+        /// chain's `edits`; -1 when none edits it. (An index, not the function: a route is
+        /// copied out of `routes` for every member, and a function in it would be retained.)
+        var edit = -1
         /// The renaming filters it goes by that are told so (see `RecordFilter.memberWentBy`),
         /// with the hash of the name each gives it: a range of the chain's `wentBy`.
         var renamed = 0..<0
@@ -876,8 +1220,9 @@ final class RecordFilterChain {
         ///   - wentBy: gets those filters, and the hash of the name each gives the member.
         ///   - rendersName: the route is kept for the names to come: it keeps the name's text.
         init(
-            _ token: RecordToken, _ needs: [MemberNeeds], keptIn kept: TokenArena, renamers: UInt64,
-            wentBy: inout [(filter: Int, hash: UInt64)], rendersName: Bool, passes: (ContainerPass, UInt64, UInt64) -> Int?
+            _ token: RecordToken, _ needs: [MemberNeeds], from first: Int = 0, keptIn kept: TokenArena, renamers: UInt64,
+            wentBy: inout [(filter: Int, hash: UInt64)], rendersName: Bool, passes: (ContainerPass, UInt64, UInt64) -> Int?,
+            edits: (@escaping TextValueEdit) -> Int
         ) {
             let firstRenamed = wentBy.count
             defer { renamed = firstRenamed..<wentBy.count }
@@ -897,19 +1242,35 @@ final class RecordFilterChain {
             // step watches, or works on the container's own members.
             var key: UInt64 = 0
             var watchKey: UInt64 = 0
+            var edit: TextValueEdit? = nil
             // No filter before may have made other members out of it (`MemberUse.keepsMember`).
             var narrows = true
-            for index in needs.indices {
+            for index in needs.indices where index >= first {
                 let use = needs[index](name)
                 if narrows && use.doesNothing { aside |= 1 << UInt64(index) }
                 if !use.tokens.isEmpty && !use.keepsMember { narrows = false }
                 tokens.formUnion(use.tokens)
                 if use.drops {
                     // The filters after it never see the member. A value dropped is read with the
-                    // steps before, at every depth, which those of a selected container are not.
+                    // steps before, at every depth, which those of a selected container are not;
+                    // and an edit that fails fails before the drop.
                     drops = true
-                    if pass.ownMembersCount > 0 || pass.renames?.contains(where: { $0.taken != nil }) == true { tokens = .all }
+                    if pass.ownMembersCount > 0 || pass.renames?.contains(where: { $0.taken != nil }) == true || edit != nil { tokens = .all }
                     break
+                }
+                if edit != nil && !use.tokens.isDisjoint(with: .scalars) {
+                    // A filter after the edit sees scalars: perhaps the kind the edit makes.
+                    edit = nil
+                    tokens.formUnion(.scalars)
+                }
+                if let made = use.edit {
+                    // One edit on the text; two, in rule order, are the filters'.
+                    if edit == nil && tokens.isDisjoint(with: .scalars) {
+                        edit = made
+                    } else {
+                        edit = nil
+                        tokens.formUnion(.scalars)
+                    }
                 }
                 pass.merge(use.pass)
                 if use.pass.renameCount > 0 { key |= 1 << UInt64(8 + index) }
@@ -929,6 +1290,7 @@ final class RecordFilterChain {
                 written = text.withBytes { kept.keep($0) }
             }
             key |= pass.nullingKey
+            if let edit { self.edit = edits(edit) }
             givesBack = !drops && (pass.ownMembersCount > 0 || pass.renames?.contains(where: { !$0.onlyRenames }) == true)
             if let found = passes(pass, key, watchKey) {
                 self.pass = found
@@ -1087,6 +1449,36 @@ final class RecordTextWriter: RecordFilter {
         out.truncate(to: mark.count)
         if !frames.isEmpty { frames[frames.count - 1].count = mark.members }
         if names.count > mark.names { names.removeSubrange(mark.names...) }
+    }
+
+    /// Where the output stands before a value that may open containers (see
+    /// `rollBack(to:)`): as `mark`, with the containers open and the names compared.
+    struct RecordMark {
+        let count: Int
+        let values: Int
+        let elements: Int
+        let frames: Int
+        let names: Int
+    }
+
+    var recordMark: RecordMark {
+        RecordMark(count: out.count, values: values, elements: frames.last?.count ?? 0, frames: frames.count, names: names.count)
+    }
+
+    /// Takes back a value begun since `mark`, the containers it opened and all.
+    func rollBack(to mark: RecordMark) {
+        out.truncate(to: mark.count)
+        values = mark.values
+        if frames.count > mark.frames { frames.removeSubrange(mark.frames...) }
+        if names.count > mark.names { names.removeSubrange(mark.names...) }
+        if !frames.isEmpty { frames[frames.count - 1].count = mark.elements }
+    }
+
+    /// Takes a scalar written as `text`, its canonical JSON.
+    func take(canonical text: UnsafeRawBufferPointer) -> Bool {
+        guard beginValue() else { return false }
+        out.append(text)
+        return out.count <= outputLimit
     }
 
     /// Where the output stands before a value: see `rollBack(to:)`.

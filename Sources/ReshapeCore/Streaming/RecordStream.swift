@@ -55,6 +55,8 @@ final class RecordStream {
     private(set) var copiesGivenBack = 0
     /// Members of records that went past the filters, to the writer alone (for tests).
     private(set) var membersPast = 0
+    /// Records copied member by member past the filters (for tests).
+    private(set) var recordsRouted = 0
     /// Members of records that went through some of the filters, the others set aside (for
     /// tests).
     private(set) var membersNarrowed = 0
@@ -387,6 +389,7 @@ final class RecordStream {
         containersPassed += done.containersPassed
         copiesGivenBack += done.copiesGivenBack
         membersPast += done.membersPast
+        recordsRouted += done.recordsRouted
         membersNarrowed += done.membersNarrowed
         readAhead += done.readAhead
         passedAhead += done.passedAhead

@@ -27,6 +27,9 @@ class RecordBatch: @unchecked Sendable {
     var copiesGivenBack = 0
     /// Members of records that went past the filters (`RecordFilterChain.membersPast`; for tests).
     var membersPast = 0
+    /// Records copied member by member past the filters (`RecordFilterChain.recordsRouted`; for
+    /// tests).
+    var recordsRouted = 0
     /// Members of records some filters were set aside for (`RecordFilterChain.membersNarrowed`;
     /// for tests).
     var membersNarrowed = 0
@@ -115,6 +118,7 @@ class RecordBatch: @unchecked Sendable {
         containersPassed = 0
         copiesGivenBack = 0
         membersPast = 0
+        recordsRouted = 0
         membersNarrowed = 0
         readAhead = 0
         passedAhead = 0
