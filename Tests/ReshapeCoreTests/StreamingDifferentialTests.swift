@@ -2303,6 +2303,12 @@ import Testing
          #"{"r1": {"av": {"url": "u"}}, "r2": {"av": {}}, "r3": {"av": {"w": 1}}, "r4": {"av": {"url": {}}}}"#),
         (#"[{"op":"keyedToArray"},{"op":"pluck","path":"$[*].groups","member":"id","onMissing":"skip"},{"op":"emptyArrayToNull"}]"#,
          #"{"r1": {"groups": []}, "r2": {"groups": [{"id": 1}, {"x": 2}]}, "r3": {"groups": [{"x": 2}]}, "r4": {"groups": null}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"emptyArrayToNull","path":"$[*].tags"},{"op":"keep","path":"$[*]","members":["tags","a"]}]"#,
+         #"{"r1": {"tags": [], "a": 1, "b": 2}, "r2": {"tags": [1, []], "b": {}}, "r3": {"tags": {}, "a": []}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"emptyObjectToNull","path":"$[*].p"},{"op":"default","path":"$[*].p","key":"k","value":1}]"#,
+         #"{"r1": {"q": 1}, "r3": {"p": {"a": 1}}, "r4": {"q": {}}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*]","matching":"^x"},{"op":"emptyObjectToNull"}]"#,
+         #"{"r1": {"xA": 1, "b": 2}, "r2": {"b": {}, "x": {"c": 1}}, "r3": {"xx": []}}"#),
     ])
     func recordsGoPastMemberByMember(_ spec: String, _ records: String) throws {
         try Self.expectRecordsOnTheFilters(spec, records, seeing: ["records routed"])
@@ -2319,6 +2325,7 @@ import Testing
         (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].x"}]"#, #"{"r1": {"a": 1}, "r2": {"a": 1, "a": 2}}"#),
         (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].x"}]"#, #"{"r1": {"a": 1}, "r2": {"a": 1, "id": 2}}"#),
         (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].av","member":"url"}]"#, #"{"r1": {"av": {"url": 1}}, "r2": {"av": {}}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"emptyObjectToNull","path":"$[*].p"},{"op":"default","path":"$[*].p","key":"k","value":1}]"#, #"{"r1": {"q": 1}, "r2": {"p": {}}}"#),
     ])
     func routedRecordsFailAsTheTree(_ spec: String, _ records: String) throws {
         #expect(Self.compare(try Rules(json: spec), Array(records.utf8), context: "rules \(spec) input \(records)"))

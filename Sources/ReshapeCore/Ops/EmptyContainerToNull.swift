@@ -50,13 +50,22 @@ extension EmptyContainerToNull {
 
     /// A record's members whose values are containers, when the path selects them or selects in
     /// them (nothing else holds an empty container); when it selects the value and everything in
-    /// it (`$..*`), that is done on the text.
+    /// it (`$..*`), that is done on the text; when it selects the value and nothing in it, the
+    /// value, empty, becomes what the op's edit makes of it (`null`), on the text too.
     func recordMemberNeeds(_ context: RecordFilterContext) -> MemberNeeds? {
         guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let objects = Self.container == .object
+        let empty: [RecordToken] = objects ? [.objectStart, .objectEnd] : [.arrayStart, .arrayEnd]
+        let nullsEmpty: Bool
+        if case .null = Self.edit(0..<2, in: TokenFilterValues(tokens: empty[...], arena: nil)) { nullsEmpty = true } else { nullsEmpty = false }
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             guard states != 0 else { return MemberUse() }
+            if nullsEmpty && states & matcher.selected != 0 && states & ~matcher.selected == 0 {
+                var use = MemberUse(keepsMember: true)
+                use.emptyToNull = objects ? .object : .array
+                return use
+            }
             guard states & matcher.selected != 0 && matcher.selectsEverythingBelow(states) else {
                 return MemberUse(tokens: .containers, keepsMember: true)  // It edits values only.
             }
@@ -118,6 +127,10 @@ private final class EmptyToNullFilter: RecordFilter {
         if opener.kind == .objectStart { pass.nullEmptyObjects = true } else { pass.nullEmptyArrays = true }
         return true
     }
+
+    /// It edits containers inside the record as its member needs say (the record itself,
+    /// empty, is never copied member by member).
+    func passesMembers(_ token: RecordToken) -> Bool { !held }
 
     func skip(_ token: RecordToken) { cursor.skip() }
 

@@ -104,6 +104,9 @@ final class MemberDropping: RecordFilter {
         return true
     }
 
+    /// It drops members of the record, or inside them, as its member needs say.
+    func passesMembers(_ token: RecordToken) -> Bool { !dropsValue && !skipper.active && !checksValue && checking == 0 }
+
     func skip(_ token: RecordToken) { cursor.skip() }
 
     func take(_ token: RecordToken) -> Bool {

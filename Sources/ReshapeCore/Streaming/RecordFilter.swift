@@ -734,6 +734,9 @@ struct MemberUse {
     /// For a scalar value (of a kind not in `tokens`): the filter's edit of it, made on the text
     /// as the filter makes it on its token (`coerce`, `mapValues` of a member the path selects).
     var edit: TextValueEdit? = nil
+    /// For a container of these kinds (not in `tokens`): when empty, it becomes `null`; when not,
+    /// it goes by with `pass` (`emptyArrayToNull` of a member the path selects).
+    var emptyToNull: ValueKinds = []
     /// When it sees the member's tokens: it passes the member on as one member of the record,
     /// under the name it had (its value perhaps changed), so that the filters after it that do
     /// nothing to that name need not see it (see `doesNothing`). False (the default) when it may
@@ -755,7 +758,9 @@ struct MemberUse {
     /// The filter does nothing to the member, whatever its value (after what the filters
     /// before it did to it): it may be set aside while the member goes through the others
     /// (`RecordFilter.aside`).
-    var doesNothing: Bool { tokens.isEmpty && newName == nil && !drops && pass.counts == 0 && pass.nullingKey == 0 && edit == nil }
+    var doesNothing: Bool {
+        tokens.isEmpty && newName == nil && !drops && pass.counts == 0 && pass.nullingKey == 0 && edit == nil && emptyToNull.isEmpty
+    }
 }
 
 /// The step an op's filter adds to the pass that copies a container of one kind from the text

@@ -103,11 +103,12 @@ final class RecordFilterChain {
     /// where its name starts in the text, where the writer stood before it, the renaming filters
     /// to tell of it (a range of `wentBy`) and what its renaming adds to the output bound, all
     /// settled once its value is copied. A copy that gives back (`JSONParser.NameScratch.givesBack`)
-    /// takes the member back, and the filters then see it (`unrouted`).
+    /// takes the member back, and the filters then see it (`unroute`).
     @exclusivity(unchecked) private var routedMember: (nameStart: Int, mark: RecordTextWriter.MemberMark, renamed: Range<Int>, growth: Int)? =
         nil
-    /// The next member name goes to the filters, not past them: its copy gave back.
-    @exclusivity(unchecked) private var unrouted = false
+    /// For a container that goes to the writer alone (see `direct`): the kinds that, empty,
+    /// become `null` (`MemberRoute.emptyToNull`).
+    @exclusivity(unchecked) private var directEmptyToNull: ValueKinds = []
     /// For a scalar that goes to the writer alone (see `direct`): what a filter makes of it, as
     /// an index into `edits`; -1 for nothing.
     @exclusivity(unchecked) private var directEdit = -1
@@ -116,8 +117,8 @@ final class RecordFilterChain {
     /// For a record copied member by member (`routeRecord`): the names the renaming filters gave
     /// its members so far (see `noteRenamed`).
     @exclusivity(unchecked) private var routedHashes: [(filter: Int, hash: UInt64)] = []
-    /// The index in `routes` of the route of the id member (see `idRoute`), once made.
-    @exclusivity(unchecked) private var idRouteIndex: Int? = nil
+    /// The route of the id member (see `idRoute`), once made.
+    @exclusivity(unchecked) private var keptIdRoute: MemberRoute? = nil
     /// Records copied member by member past the filters (for tests: see
     /// `StreamSettings.outcome`).
     private(set) var recordsRouted = 0
@@ -133,6 +134,8 @@ final class RecordFilterChain {
     /// The routes of the record members met so far, by name: the index of each in `routes`.
     private let knownRoutes = KnownNames()
     @exclusivity(unchecked) private var routes: [MemberRoute] = []
+    /// The slot of `routes` for a route not kept (see `makeRoute`); -1 until one is needed.
+    @exclusivity(unchecked) private var spareRoute = -1
     /// The route the record's next member likely takes: the one after the last member's.
     @exclusivity(unchecked) private var nextRoute = 0
     /// Members of records that went to the writer alone (for tests: see
@@ -253,8 +256,8 @@ final class RecordFilterChain {
         direct = -1
         dropped = false
         routedMember = nil
-        unrouted = false
         directEdit = -1
+        directEmptyToNull = []
         nextRoute = 0
         // A record that failed may have left filters aside.
         if aside != 0 { setAside(0) }
@@ -496,7 +499,9 @@ final class RecordFilterChain {
                             guard unroute(&parser) else { return false }
                             continue
                         }
-                        if direct >= 0 && (empty == .null || (isObject ? passes[direct].fast.nullEmptyObjects : passes[direct].fast.nullEmptyArrays)) {
+                        let nulls = empty == .null || directEmptyToNull.contains(isObject ? .object : .array)
+                        directEmptyToNull = []
+                        if direct >= 0 && (nulls || (isObject ? passes[direct].fast.nullEmptyObjects : passes[direct].fast.nullEmptyArrays)) {
                             direct = -1
                             guard writer.take(.null) else { return false }
                         } else {
@@ -508,6 +513,7 @@ final class RecordFilterChain {
                         let index = direct
                         let copying = passes[index]
                         direct = -1
+                        directEmptyToNull = []
                         parser.index = open
                         // As `copy`: a pass on a container's own members stops at a container in it.
                         let ownMembersOnly = copying.fast.ownMembersOnly
@@ -552,20 +558,32 @@ final class RecordFilterChain {
                     }
                 case UInt8(ascii: "\""):
                     guard let span = try? parser.scanString() else { return false }
-                    guard let done = emitScalar(RecordToken(.string, content(of: span, in: parser.text), flag: !span.hasEscapes), &parser) else {
-                        continue
+                    let token = RecordToken(.string, content(of: span, in: parser.text), flag: !span.hasEscapes)
+                    if directEdit >= 0 {
+                        guard let done = editDirect(token, &parser) else { continue }
+                        guard done else { return false }
+                    } else {
+                        guard emit(token) else { return false }
                     }
-                    guard done else { return false }
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                     guard case .success(let (literal, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return false }
                     parser.index = end
-                    guard let done = emitScalar(RecordToken(.number, literal.text, flag: literal.isReal), &parser) else { continue }
-                    guard done else { return false }
+                    let token = RecordToken(.number, literal.text, flag: literal.isReal)
+                    if directEdit >= 0 {
+                        guard let done = editDirect(token, &parser) else { continue }
+                        guard done else { return false }
+                    } else {
+                        guard emit(token) else { return false }
+                    }
                 case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                     guard parser.skipLiteral() != nil else { return false }
                     let token = byte == UInt8(ascii: "n") ? RecordToken.null : RecordToken(.bool, flag: byte == UInt8(ascii: "t"))
-                    guard let done = emitScalar(token, &parser) else { continue }
-                    guard done else { return false }
+                    if directEdit >= 0 {
+                        guard let done = editDirect(token, &parser) else { continue }
+                        guard done else { return false }
+                    } else {
+                        guard emit(token) else { return false }
+                    }
                 default:
                     return false
                 }
@@ -653,20 +671,20 @@ final class RecordFilterChain {
     /// `recordMisses`).
     @inline(__always)
     private func copyElementRecord(_ token: RecordToken, at open: Int, _ parser: inout JSONParser, depthLeft: Int) -> Bool? {
-        if let agreed = agreedPass(token) {
+        let agreed = agreedPass(token)
+        if let agreed {
             let fast = passes[agreed].fast
             guard token.kind == .objectStart && routesMembers && (fast.watches != 0 || !fast.watchedHashes.isEmpty) else {
                 return copy(token, at: open, &parser, depthLeft: depthLeft, agreed: agreed, fast, id: nil)
             }
-        } else if !passesMembers(token, from: 0) {
-            return nil
         }
         if recordMisses >= Self.recordMissLimit {
             recordMisses += 1
             guard recordMisses > Self.recordMissLimit + Self.recordMissPause else { return nil }
             recordMisses = 0
         }
-        let routed = routeRecord(token, at: open, &parser, depthLeft: depthLeft, id: nil)
+        // A filter that must see the record is a miss too.
+        let routed = agreed != nil || passesMembers(token, from: 0) ? routeRecord(token, at: open, &parser, depthLeft: depthLeft, id: nil) : nil
         recordMisses = routed == nil ? recordMisses + 1 : 0
         return routed
     }
@@ -708,14 +726,16 @@ final class RecordFilterChain {
         routedHashes.removeAll(keepingCapacity: true)
         if let id {
             guard let idKey = recordIdKey, let route = idRoute(idKey) else { return nil }
-            guard routes[route].tokens.isDisjoint(with: .string), !routes[route].drops, noteRenamed(route) else { return nil }
-            guard writer.take(routes[route].name, written: routes[route].written) else { return false }
-            let idToken = RecordToken(.string, id, flag: JSONText.isPlain(id))
+            guard route.tokens.isDisjoint(with: .string), noteRenamed(route.renamed) else { return nil }
             // As the first filter counts the id it adds, and the renamings after it its name.
             let added = KeyedToArray.recordGrowth(idKeyBytes: idKey.count, idBytes: id.count).bound
-            arena.growth = arena.growth.addingClamped(added).addingClamped(routes[route].growth)
-            guard let written = writeRouted(idToken, edit: routes[route].edit) else { return nil }
-            guard written else { return false }
+            arena.growth = arena.growth.addingClamped(added).addingClamped(route.growth)
+            if !route.drops {
+                guard writer.take(route.name, written: route.written) else { return false }
+                let idToken = RecordToken(.string, id, flag: JSONText.isPlain(id))
+                guard let written = writeRouted(idToken, edit: route.edit) else { return nil }
+                guard written else { return false }
+            }
         }
         var expectsMember = true
         nextRoute = 0
@@ -732,7 +752,7 @@ final class RecordFilterChain {
                 let byte = parser.text[parser.index]
                 let kind = ValueKinds(firstByte: byte)
                 guard routes[route].tokens.isDisjoint(with: kind) else { return nil }
-                guard noteRenamed(route) else { return false }
+                guard noteRenamed(routes[route].renamed) else { return false }
                 membersPast += 1
                 arena.growth = arena.growth.addingClamped(routes[route].growth)
                 if routes[route].drops {
@@ -742,7 +762,9 @@ final class RecordFilterChain {
                     guard writer.take(routes[route].name, written: routes[route].written) else { return false }
                     switch byte {
                     case UInt8(ascii: "{"), UInt8(ascii: "["):
-                        guard let copied = copyRouted(routes[route].pass, &parser, depthLeft: depthLeft - 1) else { return nil }
+                        guard let copied = copyRouted(routes[route].pass, &parser, depthLeft: depthLeft - 1, emptyToNull: routes[route].emptyToNull) else {
+                            return nil
+                        }
                         guard copied else { return false }
                     case UInt8(ascii: "\""):
                         guard let span = try? parser.scanString() else { return false }
@@ -785,6 +807,25 @@ final class RecordFilterChain {
     @inline(__always)
     private func routeName(_ parser: inout JSONParser) -> Int {
         let expected = nextRoute < routes.count && routes[nextRoute].isNext(in: parser) ? nextRoute : -1
+        guard let token = readMemberName(&parser, expected: expected, first: 0) else { return -1 }
+        if expected >= 0 {
+            nextRoute = expected + 1
+            return expected
+        }
+        if let known = knownRoutes.find(token, guess: nextRoute) {
+            nextRoute = Int(known) + 1
+            return Int(known)
+        }
+        guard !knownRoutes.isFull else { return -2 }
+        return makeRoute(token)
+    }
+
+    /// Reads `"name" :` at `parser.index`, a member of the object whose names start at `first` in
+    /// `names`: taken from the route `expected` (an index into `routes`; -1: none) when the text
+    /// spells the name as that route read it, quotes and all, and scanned otherwise. Nil on text
+    /// that is not a name, a duplicate, and objects too large to compare names one by one.
+    @inline(__always)
+    private func readMemberName(_ parser: inout JSONParser, expected: Int, first: Int) -> RecordToken? {
         let name: UnsafeRawBufferPointer
         let plain: Bool
         let hash: UInt64
@@ -795,34 +836,26 @@ final class RecordFilterChain {
             hash = routes[expected].readHash
             parser.index += quoted
         } else {
-            guard let span = try? parser.scanString() else { return -1 }
+            guard parser.index < parser.text.count, parser.text[parser.index] == UInt8(ascii: "\""),
+                let span = try? parser.scanString()
+            else { return nil }
             name = content(of: span, in: parser.text)
             plain = !span.hasEscapes
             hash = RecordNames.hash(name)
         }
         parser.skipWhitespace()
-        guard parser.index < parser.text.count, parser.text[parser.index] == UInt8(ascii: ":") else { return -1 }
+        guard parser.index < parser.text.count, parser.text[parser.index] == UInt8(ascii: ":") else { return nil }
         parser.index += 1
-        guard names.count < JSONParser.rawCaptureMemberLimit else { return -1 }
-        for position in names.indices where names[position] == hash { return -1 }
+        guard names.count - first < JSONParser.rawCaptureMemberLimit else { return nil }
+        for position in first..<names.count where names[position] == hash { return nil }
         names.append(hash)
-        if expected >= 0 {
-            nextRoute = expected + 1
-            return expected
-        }
-        let token = RecordToken(name: name, hash: hash, plain: plain)
-        if let known = knownRoutes.find(token, guess: nextRoute) {
-            nextRoute = Int(known) + 1
-            return Int(known)
-        }
-        guard !knownRoutes.isFull else { return -2 }
-        _ = makeRoute(token)
-        return routes.count - 1
+        return RecordToken(name: name, hash: hash, plain: plain)
     }
 
     /// A route made for the record member `token` names, whose name has none kept; kept in
-    /// `routes` when there is room.
-    private func makeRoute(_ token: RecordToken) -> MemberRoute {
+    /// `routes` when there is room, and otherwise in its last slot, kept for such routes (see
+    /// `spareRoute`). Returns its index in `routes`.
+    private func makeRoute(_ token: RecordToken) -> Int {
         // Those of a route not kept (no room for more) go with it.
         if wentBy.count > keptWentBy { wentBy.removeSubrange(keptWentBy...) }
         let route = MemberRoute(
@@ -834,14 +867,23 @@ final class RecordFilterChain {
             routes.append(route)
             keptWentBy = wentBy.count
             nextRoute = routes.count
+            return routes.count - 1
         }
-        return route
+        // Not found by name, nor by its text (it keeps no `quoted`): used for this member only.
+        if spareRoute < 0 {
+            spareRoute = routes.count
+            routes.append(route)
+        } else {
+            routes[spareRoute] = route
+        }
+        return spareRoute
     }
 
     /// The route of the id member the first filter adds to each record (`recordIdKey`), through
-    /// the other filters; made at its first use, kept with the routes.
-    private func idRoute(_ idKey: [UInt8]) -> Int? {
-        if let idRouteIndex { return idRouteIndex }
+    /// the other filters; made at its first use. (Not among `routes`, whose order is the
+    /// members' in the records: see `nextRoute`.)
+    private func idRoute(_ idKey: [UInt8]) -> MemberRoute? {
+        if let keptIdRoute { return keptIdRoute }
         guard !knownRoutes.isFull else { return nil }
         let bytes = idKey.withUnsafeBytes { knownRoutes.kept.keep($0) }
         let token = RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
@@ -849,21 +891,19 @@ final class RecordFilterChain {
         var route = MemberRoute(
             token, needs ?? [], from: 1, keptIn: knownRoutes.kept, renamers: renamersAsked, wentBy: &wentBy, rendersName: true,
             passes: { self.passIndex($0, key: $1, watchKey: $2) }, edits: { self.edits.append($0); return self.edits.count - 1 })
-        // Kept, but never found by name (nor by its text: `isNext`): a member of the record named
-        // so takes another route.
+        // Never found by its text (`isNext`): a member of the record named so takes another route.
         route.quoted = UnsafeRawBufferPointer(start: nil, count: 0)
-        idRouteIndex = routes.count
-        routes.append(route)
+        keptIdRoute = route
         keptWentBy = wentBy.count
-        return routes.count - 1
+        return route
     }
 
     /// Notes the names the renaming filters give a routed record's member (`MemberRoute.renamed`),
     /// as each would (`RecordFilter.memberWentBy`): false when one of them gives two members of
     /// the record one name, which the tree fails at.
     @inline(__always)
-    private func noteRenamed(_ route: Int) -> Bool {
-        for index in routes[route].renamed {
+    private func noteRenamed(_ renamed: Range<Int>) -> Bool {
+        for index in renamed {
             let given = wentBy[index]
             for earlier in routedHashes where earlier.filter == given.filter && earlier.hash == given.hash { return false }
             routedHashes.append(given)
@@ -874,7 +914,7 @@ final class RecordFilterChain {
     /// Copies the routed member's container value at `parser.index` with the pass `index`, as
     /// `read` copies one past the filters. Nil when the copy gives back.
     @inline(__always)
-    private func copyRouted(_ index: Int, _ parser: inout JSONParser, depthLeft: Int) -> Bool? {
+    private func copyRouted(_ index: Int, _ parser: inout JSONParser, depthLeft: Int, emptyToNull: ValueKinds) -> Bool? {
         let copying = passes[index]
         let open = parser.index
         let isObject = parser.text[open] == UInt8(ascii: "{")
@@ -886,7 +926,9 @@ final class RecordFilterChain {
             parser.index += 1
             let empty = isObject ? copying.emptyObjects : copying.emptyArrays
             guard empty != .givesBack else { return nil }
-            if empty == .null || (isObject ? copying.fast.nullEmptyObjects : copying.fast.nullEmptyArrays) { return writer.take(.null) }
+            if empty == .null || emptyToNull.contains(isObject ? .object : .array) || (isObject ? copying.fast.nullEmptyObjects : copying.fast.nullEmptyArrays) {
+                return writer.take(.null)
+            }
             return writer.take(isObject ? .objectStart : .arrayStart) && writer.take(isObject ? .objectEnd : .arrayEnd)
         }
         parser.index = open
@@ -973,49 +1015,27 @@ final class RecordFilterChain {
 
     /// Reads `"name" :` and hands the name on. Gives up on a duplicate, and on objects too large
     /// to compare names one by one.
-    private func readName(_ parser: inout JSONParser) -> Bool {
+    /// `routing` false: the member goes to the filters, not past them (its copy gave back: see
+    /// `unroute`).
+    private func readName(_ parser: inout JSONParser, routing: Bool = true) -> Bool {
         parser.skipWhitespace()
         let nameStart = parser.index
         // A member of the record: past the filters when none needs it with this kind of value,
         // and the record is open in the writer (a filter may hold its start until the next token:
         // `emptyObjectToNull` on the records; that first name then goes through the filters).
-        let routed = routesMembers && frames.count == 1 && bypass == 0 && !arena.holdsRecord && writer.openContainers == 1 && !unrouted
-        unrouted = false
+        let routed = routing && routesMembers && frames.count == 1 && bypass == 0 && !arena.holdsRecord && writer.openContainers == 1
         // The member the last one's route expects next, when the text has its name as that route
         // read it: the same bytes scan as they did then, so they are not scanned again.
         let expected = routed && nextRoute < routes.count && routes[nextRoute].isNext(in: parser) ? nextRoute : -1
-        let name: UnsafeRawBufferPointer
-        let plain: Bool
-        let hash: UInt64
-        if expected >= 0 {
-            let quoted = routes[expected].quoted.count
-            name = UnsafeRawBufferPointer(rebasing: parser.text[parser.index + 1..<parser.index + quoted - 1])
-            plain = true
-            hash = routes[expected].readHash
-            parser.index += quoted
-        } else {
-            guard parser.index < parser.text.count, parser.text[parser.index] == UInt8(ascii: "\""),
-                let span = try? parser.scanString()
-            else { return false }
-            name = content(of: span, in: parser.text)
-            plain = !span.hasEscapes
-            hash = RecordNames.hash(name)
-        }
-        parser.skipWhitespace()
-        guard parser.index < parser.text.count, parser.text[parser.index] == UInt8(ascii: ":") else { return false }
-        parser.index += 1
-        let first = frames[frames.count - 1].firstName
-        guard names.count - first < JSONParser.rawCaptureMemberLimit else { return false }
-        for position in first..<names.count where names[position] == hash { return false }
-        names.append(hash)
-        let token = RecordToken(name: name, hash: hash, plain: plain)
+        guard let token = readMemberName(&parser, expected: expected, first: frames[frames.count - 1].firstName) else { return false }
         if routed {
-            let route: MemberRoute
+            // An index, not a copy of the route (which is large).
+            let route: Int
             if expected >= 0 {
-                route = routes[expected]
+                route = expected
                 nextRoute = expected + 1
             } else if let known = knownRoutes.find(token, guess: nextRoute) {
-                route = routes[Int(known)]
+                route = Int(known)
                 nextRoute = Int(known) + 1
             } else {
                 route = makeRoute(token)
@@ -1023,39 +1043,40 @@ final class RecordFilterChain {
             parser.skipWhitespace()
             guard parser.index < parser.text.count else { return false }
             let kind = ValueKinds(firstByte: parser.text[parser.index])
-            if route.tokens.isDisjoint(with: kind) {
+            if routes[route].tokens.isDisjoint(with: kind) {
                 let isContainer = kind == .object || kind == .array
-                if isContainer ? route.givesBack : route.edit >= 0 {
+                if isContainer ? routes[route].givesBack : routes[route].edit >= 0 {
                     // Settled once the value is copied or edited, which may give it back to the
                     // filters.
-                    routedMember = (nameStart, writer.memberMark, route.renamed, route.growth)
-                    direct = route.pass
-                    if !isContainer { directEdit = route.edit }
+                    routedMember = (nameStart, writer.memberMark, routes[route].renamed, routes[route].growth)
+                    direct = routes[route].pass
+                    if isContainer { directEmptyToNull = routes[route].emptyToNull } else { directEdit = routes[route].edit }
                     membersPast += 1
-                    return writer.take(route.name, written: route.written)
+                    return writer.take(routes[route].name, written: routes[route].written)
                 }
-                if !route.renamed.isEmpty {
-                    for index in route.renamed {
+                if !routes[route].renamed.isEmpty {
+                    for index in routes[route].renamed {
                         guard filters[wentBy[index].filter].memberWentBy(named: wentBy[index].hash) else { return false }
                     }
                 }
-                if route.drops {
+                if routes[route].drops {
                     // Dropped, name and value: the value is still read as strictly as the rest.
                     membersPast += 1
                     dropped = true
-                    arena.growth = arena.growth.addingClamped(route.growth)
-                    return drop(&parser, pass: route.pass)
+                    arena.growth = arena.growth.addingClamped(routes[route].growth)
+                    return drop(&parser, pass: routes[route].pass)
                 }
-                direct = route.pass
+                direct = routes[route].pass
+                directEmptyToNull = routes[route].emptyToNull
                 membersPast += 1
-                arena.growth = arena.growth.addingClamped(route.growth)
-                return writer.take(route.name, written: route.written)
+                arena.growth = arena.growth.addingClamped(routes[route].growth)
+                return writer.take(routes[route].name, written: routes[route].written)
             }
             // Some filter must see the member: those that do nothing to it are set aside.
-            if route.aside != aside { setAside(route.aside) }
-            if route.aside != 0 {
+            if routes[route].aside != aside { setAside(routes[route].aside) }
+            if routes[route].aside != 0 {
                 membersNarrowed += 1
-                for index in route.renamed where route.aside & (1 << UInt64(wentBy[index].filter)) != 0 {
+                for index in routes[route].renamed where routes[route].aside & (1 << UInt64(wentBy[index].filter)) != 0 {
                     guard filters[wentBy[index].filter].memberWentBy(named: wentBy[index].hash) else { return false }
                 }
             }
@@ -1065,16 +1086,9 @@ final class RecordFilterChain {
         return emit(token)
     }
 
-    /// Hands the scalar `token` on as `emit` does; or, for one a filter edits past the filters
-    /// (`directEdit`), writes what the edit makes of it. Nil when the edit cannot be made on the
-    /// text: the member was taken back (`unroute`), and its name read again for the filters.
-    @inline(__always)
-    private func emitScalar(_ token: RecordToken, _ parser: inout JSONParser) -> Bool? {
-        guard directEdit >= 0 else { return emit(token) }
-        return editDirect(token, &parser)
-    }
-
-    /// See `emitScalar`.
+    /// For the scalar `token` of a member a filter edits past the filters (`directEdit`): writes
+    /// what the edit makes of it. Nil when the edit cannot be made on the text: the member was
+    /// taken back (`unroute`), and its name read again for the filters.
     @inline(never)
     private func editDirect(_ token: RecordToken, _ parser: inout JSONParser) -> Bool? {
         let edit = edits[directEdit]
@@ -1108,12 +1122,12 @@ final class RecordFilterChain {
         routedMember = nil
         direct = -1
         directEdit = -1
+        directEmptyToNull = []
         membersPast -= 1
         writer.rollBack(to: member.mark)
         names.removeLast()
         parser.index = member.nameStart
-        unrouted = true
-        return readName(&parser)
+        return readName(&parser, routing: false)
     }
 
     /// The filters from number `first` on that are not set aside, a bit each.
@@ -1208,6 +1222,9 @@ final class RecordFilterChain {
         /// chain's `edits`; -1 when none edits it. (An index, not the function: a route is
         /// copied out of `routes` for every member, and a function in it would be retained.)
         var edit = -1
+        /// For a container value of these kinds: when empty, it becomes `null`
+        /// (`MemberUse.emptyToNull`).
+        var emptyToNull: ValueKinds = []
         /// The renaming filters it goes by that are told so (see `RecordFilter.memberWentBy`),
         /// with the hash of the name each gives it: a range of the chain's `wentBy`.
         var renamed = 0..<0
@@ -1272,6 +1289,7 @@ final class RecordFilterChain {
                         tokens.formUnion(.scalars)
                     }
                 }
+                emptyToNull.formUnion(use.emptyToNull)
                 pass.merge(use.pass)
                 if use.pass.renameCount > 0 { key |= 1 << UInt64(8 + index) }
                 if use.pass.watchCount > 0 { watchKey |= 1 << UInt64(index) }
@@ -1291,6 +1309,12 @@ final class RecordFilterChain {
             }
             key |= pass.nullingKey
             if let edit { self.edit = edits(edit) }
+            if !emptyToNull.isEmpty && (pass.ownMembersCount > 0 || pass.renames?.contains(where: { $0.taken != nil }) == true) {
+                // A step that adds to a container, or takes out of it, and `null` for an empty
+                // one: in rule order, the filters'.
+                tokens.formUnion(emptyToNull)
+                emptyToNull = []
+            }
             givesBack = !drops && (pass.ownMembersCount > 0 || pass.renames?.contains(where: { !$0.onlyRenames }) == true)
             if let found = passes(pass, key, watchKey) {
                 self.pass = found
