@@ -112,8 +112,10 @@ final class RecordFilterChain {
     /// For a scalar that goes to the writer alone (see `direct`): what a filter makes of it, as
     /// an index into `edits`; -1 for nothing.
     @exclusivity(unchecked) private var directEdit = -1
-    /// The edits of the routes (see `MemberRoute.edit`).
+    /// The edits of the routes (see `MemberRoute.edit`), and how many of them kept routes use
+    /// (those of a route not kept go with it, as its `wentBy` do).
     @exclusivity(unchecked) private var edits: [TextValueEdit] = []
+    @exclusivity(unchecked) private var keptEdits = 0
     /// For a record copied member by member (`routeRecord`): the names the renaming filters gave
     /// its members so far (see `noteRenamed`).
     @exclusivity(unchecked) private var routedHashes: [(filter: Int, hash: UInt64)] = []
@@ -692,8 +694,9 @@ final class RecordFilterChain {
     /// Copies the record, the object that `token` opens at `open`, past the filters, member by
     /// member, each as its route says (`MemberRoute`, as `readName` routes them): renamed or
     /// dropped, its value copied with its pass or edited. Asked when every filter lets the
-    /// record go by as text but for members it watches (`agreedPass`), which their routes
-    /// settle: the filters never see the record. `id`: its name in a keyed collection, written
+    /// record go by member by member (`passesMembers`), or as text but for members it watches
+    /// (`agreedPass`), which their routes settle: the filters never see the record. `id`: its
+    /// name in a keyed collection, written
     /// first as the first filter makes it (`recordIdKey`), as the others route that member.
     /// True when copied; false when the record must take its tree; nil when some member must go
     /// to the filters, or a copy gave back (nothing written, the parser back where it was).
@@ -858,6 +861,7 @@ final class RecordFilterChain {
     private func makeRoute(_ token: RecordToken) -> Int {
         // Those of a route not kept (no room for more) go with it.
         if wentBy.count > keptWentBy { wentBy.removeSubrange(keptWentBy...) }
+        if edits.count > keptEdits { edits.removeSubrange(keptEdits...) }
         let route = MemberRoute(
             token, needs ?? [], keptIn: knownRoutes.isFull ? arena : knownRoutes.kept, renamers: renamersAsked,
             wentBy: &wentBy, rendersName: !knownRoutes.isFull, passes: { self.passIndex($0, key: $1, watchKey: $2) },
@@ -866,6 +870,7 @@ final class RecordFilterChain {
             knownRoutes.add(token, Int32(routes.count))
             routes.append(route)
             keptWentBy = wentBy.count
+            keptEdits = edits.count
             nextRoute = routes.count
             return routes.count - 1
         }
@@ -888,6 +893,7 @@ final class RecordFilterChain {
         let bytes = idKey.withUnsafeBytes { knownRoutes.kept.keep($0) }
         let token = RecordToken(name: bytes, hash: RecordNames.hash(bytes), plain: JSONText.isPlain(bytes))
         if wentBy.count > keptWentBy { wentBy.removeSubrange(keptWentBy...) }
+        if edits.count > keptEdits { edits.removeSubrange(keptEdits...) }
         var route = MemberRoute(
             token, needs ?? [], from: 1, keptIn: knownRoutes.kept, renamers: renamersAsked, wentBy: &wentBy, rendersName: true,
             passes: { self.passIndex($0, key: $1, watchKey: $2) }, edits: { self.edits.append($0); return self.edits.count - 1 })
@@ -895,6 +901,7 @@ final class RecordFilterChain {
         route.quoted = UnsafeRawBufferPointer(start: nil, count: 0)
         keptIdRoute = route
         keptWentBy = wentBy.count
+        keptEdits = edits.count
         return route
     }
 
