@@ -349,6 +349,9 @@ extension KeyedToArray {
         /// member named as the id).
         var recordIdKey: [UInt8]? { Array(idName.bytes) }
 
+        /// The id member it adds, a value of at least `Tree.minimumValueBytes`.
+        func recordGrowth(idBytes: Int) -> Int { KeyedToArray.recordGrowth(idKeyBytes: idName.bytes.count, idBytes: idBytes).bound }
+
         /// Unless the record has a member named as the id (the tree decides: an error, or the
         /// member overwritten or kept), found ahead in its text.
         func letsRemovedRecordGo(_ record: UnsafeRawBufferPointer) -> Bool {
@@ -361,7 +364,7 @@ extension KeyedToArray {
             if depth == 0 {
                 guard shape(ValueKinds(token.kind)) == .record else { return false }
                 depth = 1
-                arena.grow(KeyedToArray.recordGrowth(idKeyBytes: idName.bytes.count, idBytes: key.count))
+                arena.growth = arena.growth.addingClamped(recordGrowth(idBytes: key.count))
                 return next.take(token) && next.take(idName) && next.take(RecordToken(.string, key, flag: false))
             }
             if token.opens {

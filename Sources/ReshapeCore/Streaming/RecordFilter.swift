@@ -90,6 +90,11 @@ protocol RecordFilter: AnyObject {
     /// after it lets the record go by, the copy putting the id first itself (see
     /// `RecordFilterChain.copyRecord`). By default, nil.
     var recordIdKey: [UInt8]? { get }
+
+    /// For a filter that makes the records (`recordIdKey`): what it adds to the whole tree's
+    /// output bound (`Document.grow`) for a record whose name is `idBytes` bytes long. By
+    /// default, 0.
+    func recordGrowth(idBytes: Int) -> Int
 }
 
 extension RecordFilter {
@@ -98,6 +103,8 @@ extension RecordFilter {
     var recordMembersMade: [[UInt8]]? { nil }
 
     var recordIdKey: [UInt8]? { nil }
+
+    func recordGrowth(idBytes: Int) -> Int { 0 }
 
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool { ignores(token) }
 

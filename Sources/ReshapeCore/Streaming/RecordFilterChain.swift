@@ -731,8 +731,7 @@ final class RecordFilterChain {
             guard let idKey = recordIdKey, let route = idRoute(idKey) else { return nil }
             guard route.tokens.isDisjoint(with: .string), noteRenamed(route.renamed) else { return nil }
             // As the first filter counts the id it adds, and the renamings after it its name.
-            let added = KeyedToArray.recordGrowth(idKeyBytes: idKey.count, idBytes: id.count).bound
-            arena.growth = arena.growth.addingClamped(added).addingClamped(route.growth)
+            arena.growth = arena.growth.addingClamped(first.recordGrowth(idBytes: id.count)).addingClamped(route.growth)
             if !route.drops {
                 guard writer.take(route.name, written: route.written) else { return false }
                 let idToken = RecordToken(.string, id, flag: JSONText.isPlain(id))
