@@ -104,7 +104,7 @@ final class RecordFilterChain {
     /// to tell of it (a range of `wentBy`) and what its renaming adds to the output bound, all
     /// settled once its value is copied. A copy that gives back (`JSONParser.NameScratch.givesBack`)
     /// takes the member back, and the filters then see it (`unroute`).
-    @exclusivity(unchecked) private var routedMember: (nameStart: Int, mark: RecordTextWriter.MemberMark, renamed: Range<Int>, growth: Int)? =
+    @exclusivity(unchecked) private var routedMember: (nameStart: Int, mark: RecordTextWriter.Mark, renamed: Range<Int>, growth: Int)? =
         nil
     /// For a container that goes to the writer alone (see `direct`): the kinds that, empty,
     /// become `null` (`MemberRoute.emptyToNull`).
@@ -558,36 +558,14 @@ final class RecordFilterChain {
                         if isObject { guard readName(&parser) else { return false } }
                         continue
                     }
-                case UInt8(ascii: "\""):
-                    guard let span = try? parser.scanString() else { return false }
-                    let token = RecordToken(.string, content(of: span, in: parser.text), flag: !span.hasEscapes)
-                    if directEdit >= 0 {
-                        guard let done = editDirect(token, &parser) else { continue }
-                        guard done else { return false }
-                    } else {
-                        guard emit(token) else { return false }
-                    }
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    guard case .success(let (literal, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return false }
-                    parser.index = end
-                    let token = RecordToken(.number, literal.text, flag: literal.isReal)
-                    if directEdit >= 0 {
-                        guard let done = editDirect(token, &parser) else { continue }
-                        guard done else { return false }
-                    } else {
-                        guard emit(token) else { return false }
-                    }
-                case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                    guard parser.skipLiteral() != nil else { return false }
-                    let token = byte == UInt8(ascii: "n") ? RecordToken.null : RecordToken(.bool, flag: byte == UInt8(ascii: "t"))
-                    if directEdit >= 0 {
-                        guard let done = editDirect(token, &parser) else { continue }
-                        guard done else { return false }
-                    } else {
-                        guard emit(token) else { return false }
-                    }
                 default:
-                    return false
+                    guard let token = readScalar(&parser, byte) else { return false }
+                    if directEdit >= 0 {
+                        guard let done = editDirect(token, &parser) else { continue }
+                        guard done else { return false }
+                    } else {
+                        guard emit(token) else { return false }
+                    }
                 }
             }
             // The value is complete: the next member or element, or the end of containers.
@@ -631,11 +609,7 @@ final class RecordFilterChain {
     /// named as the id, an empty record): the filters then make it.
     @inline(never)
     private func copyRecord(_ token: RecordToken, at open: Int, _ parser: inout JSONParser, depthLeft: Int) -> Bool? {
-        if recordMisses >= Self.recordMissLimit {
-            recordMisses += 1
-            guard recordMisses > Self.recordMissLimit + Self.recordMissPause else { return nil }
-            recordMisses = 0
-        }
+        guard !pausesRecords() else { return nil }
         guard token.kind == .objectStart, let key = recordKey, let idKey = recordIdKey else {
             recordMisses += 1
             return nil
@@ -653,6 +627,17 @@ final class RecordFilterChain {
         let routed = passesMembers(token, from: 1) ? routeRecord(token, at: open, &parser, depthLeft: depthLeft, id: key) : nil
         recordMisses = routed == nil ? recordMisses + 1 : 0
         return routed
+    }
+
+    /// Whether records are not asked about now, after `recordMissLimit` misses in a row: true
+    /// for the next `recordMissPause` records (see `recordMisses`).
+    @inline(__always)
+    private func pausesRecords() -> Bool {
+        guard recordMisses >= Self.recordMissLimit else { return false }
+        recordMisses += 1
+        guard recordMisses > Self.recordMissLimit + Self.recordMissPause else { return true }
+        recordMisses = 0
+        return false
     }
 
     /// Whether every filter from number `first` on lets the record `token` opens go by member by
@@ -680,11 +665,7 @@ final class RecordFilterChain {
                 return copy(token, at: open, &parser, depthLeft: depthLeft, agreed: agreed, fast, id: nil)
             }
         }
-        if recordMisses >= Self.recordMissLimit {
-            recordMisses += 1
-            guard recordMisses > Self.recordMissLimit + Self.recordMissPause else { return nil }
-            recordMisses = 0
-        }
+        guard !pausesRecords() else { return nil }
         // A filter that must see the record is a miss too.
         let routed = agreed != nil || passesMembers(token, from: 0) ? routeRecord(token, at: open, &parser, depthLeft: depthLeft, id: nil) : nil
         recordMisses = routed == nil ? recordMisses + 1 : 0
@@ -704,7 +685,7 @@ final class RecordFilterChain {
     private func routeRecord(_ token: RecordToken, at open: Int, _ parser: inout JSONParser, depthLeft: Int, id: KeyBytes?) -> Bool? {
         guard routesMembers, !arena.holdsRecord else { return nil }
         let resume = parser.index
-        let mark = writer.recordMark
+        let mark = writer.mark
         let growth = arena.growth
         let past = membersPast
         let firstName = names.count
@@ -768,25 +749,10 @@ final class RecordFilterChain {
                             return nil
                         }
                         guard copied else { return false }
-                    case UInt8(ascii: "\""):
-                        guard let span = try? parser.scanString() else { return false }
-                        let value = RecordToken(.string, content(of: span, in: parser.text), flag: !span.hasEscapes)
-                        guard let written = writeRouted(value, edit: routes[route].edit) else { return nil }
-                        guard written else { return false }
-                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                        guard case .success(let (literal, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return false }
-                        parser.index = end
-                        guard let written = writeRouted(RecordToken(.number, literal.text, flag: literal.isReal), edit: routes[route].edit) else {
-                            return nil
-                        }
-                        guard written else { return false }
-                    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                        guard parser.skipLiteral() != nil else { return false }
-                        let value = byte == UInt8(ascii: "n") ? RecordToken.null : RecordToken(.bool, flag: byte == UInt8(ascii: "t"))
-                        guard let written = writeRouted(value, edit: routes[route].edit) else { return nil }
-                        guard written else { return false }
                     default:
-                        return false
+                        guard let value = readScalar(&parser, byte) else { return false }
+                        guard let written = writeRouted(value, edit: routes[route].edit) else { return nil }
+                        guard written else { return false }
                     }
                 }
                 expectsMember = false
@@ -800,6 +766,27 @@ final class RecordFilterChain {
             }
             guard next == UInt8(ascii: "}") else { return false }
             return writer.take(.objectEnd)
+        }
+    }
+
+    /// The scalar at `parser.index`, whose first byte is `byte`, read as strictly as the parser
+    /// reads (a string's escapes decoded into the arena), the parser moved past it; nil when the
+    /// text there is not a scalar.
+    @inline(__always)
+    private func readScalar(_ parser: inout JSONParser, _ byte: UInt8) -> RecordToken? {
+        switch byte {
+        case UInt8(ascii: "\""):
+            guard let span = try? parser.scanString() else { return nil }
+            return RecordToken(.string, content(of: span, in: parser.text), flag: !span.hasEscapes)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard case .success(let (literal, end)) = NumberLiteral.scan(parser.text, from: parser.index) else { return nil }
+            parser.index = end
+            return RecordToken(.number, literal.text, flag: literal.isReal)
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            guard parser.skipLiteral() != nil else { return nil }
+            return byte == UInt8(ascii: "n") ? RecordToken.null : RecordToken(.bool, flag: byte == UInt8(ascii: "t"))
+        default:
+            return nil
         }
     }
 
@@ -1054,7 +1041,7 @@ final class RecordFilterChain {
                 if isContainer ? routes[route].givesBack : routes[route].edit >= 0 {
                     // Settled once the value is copied or edited, which may give it back to the
                     // filters.
-                    routedMember = (nameStart, writer.memberMark, routes[route].renamed, routes[route].growth)
+                    routedMember = (nameStart, writer.mark, routes[route].renamed, routes[route].growth)
                     direct = routes[route].pass
                     if isContainer { directEmptyToNull = routes[route].emptyToNull } else { directEdit = routes[route].edit }
                     membersPast += 1
@@ -1464,44 +1451,27 @@ final class RecordTextWriter: RecordFilter {
         }
     }
 
-    /// Where the output stands before a member (see `rollBack(to:)`): its length, the members of
-    /// the open object, and the names compared in it.
-    struct MemberMark {
-        let count: Int
-        let members: Int
-        let names: Int
-    }
-
-    var memberMark: MemberMark { MemberMark(count: out.count, members: frames.last?.count ?? 0, names: names.count) }
-
-    /// Takes back a member begun since `mark`, comma, name and all.
-    func rollBack(to mark: MemberMark) {
-        out.truncate(to: mark.count)
-        if !frames.isEmpty { frames[frames.count - 1].count = mark.members }
-        if names.count > mark.names { names.removeSubrange(mark.names...) }
-    }
-
-    /// Where the output stands before a value that may open containers (see
-    /// `rollBack(to:)`): as `mark`, with the containers open and the names compared.
-    struct RecordMark {
+    /// Where the output stands before a value or a member (see `rollBack(to:)`): its length,
+    /// the values written outside containers, the containers open, the children of the
+    /// innermost and the names compared.
+    struct Mark {
         let count: Int
         let values: Int
-        let elements: Int
         let frames: Int
+        let children: Int
         let names: Int
     }
 
-    var recordMark: RecordMark {
-        RecordMark(count: out.count, values: values, elements: frames.last?.count ?? 0, frames: frames.count, names: names.count)
-    }
+    var mark: Mark { Mark(count: out.count, values: values, frames: frames.count, children: frames.last?.count ?? 0, names: names.count) }
 
-    /// Takes back a value begun since `mark`, the containers it opened and all.
-    func rollBack(to mark: RecordMark) {
+    /// Takes back what was written since `mark` (a copy that gave up, a member or a record
+    /// taken back): the comma before it, the containers it opened and the names it gave.
+    func rollBack(to mark: Mark) {
         out.truncate(to: mark.count)
         values = mark.values
         if frames.count > mark.frames { frames.removeSubrange(mark.frames...) }
         if names.count > mark.names { names.removeSubrange(mark.names...) }
-        if !frames.isEmpty { frames[frames.count - 1].count = mark.elements }
+        if !frames.isEmpty { frames[frames.count - 1].count = mark.children }
     }
 
     /// Takes a scalar written as `text`, its canonical JSON.
@@ -1509,18 +1479,6 @@ final class RecordTextWriter: RecordFilter {
         guard beginValue() else { return false }
         out.append(text)
         return out.count <= outputLimit
-    }
-
-    /// Where the output stands before a value: see `rollBack(to:)`.
-    var mark: (count: Int, values: Int, elements: Int) {
-        (out.count, values, frames.last?.count ?? 0)
-    }
-
-    /// Takes back a value begun since `mark` (a copy that gave up), comma and all.
-    func rollBack(to mark: (count: Int, values: Int, elements: Int)) {
-        out.truncate(to: mark.count)
-        values = mark.values
-        if !frames.isEmpty { frames[frames.count - 1].count = mark.elements }
     }
 
     /// Copies the non-empty object or array at `parser.index` from the text, written as the
