@@ -113,6 +113,7 @@ extension Rules {
                 if stream.copiesGivenBack > 0 { settings.outcome?("copies given back") }
                 if stream.membersPast > 0 { settings.outcome?("members past") }
                 if stream.recordsRouted > 0 { settings.outcome?("records routed") }
+                if stream.recordsHandedOver > 0 { settings.outcome?("records handed over") }
                 if stream.membersNarrowed > 0 { settings.outcome?("members narrowed") }
                 if stream.readAhead > 0 { settings.outcome?("read ahead") }
                 if stream.passedAhead > 0 { settings.outcome?("passed ahead") }

@@ -2314,6 +2314,52 @@ import Testing
         try Self.expectRecordsOnTheFilters(spec, records, seeing: ["records routed"])
     }
 
+    /// A routed record with a member some filter must see after members that went past them is
+    /// handed over there (`RecordFilterChain.handOver`): the filters take its start, the id
+    /// `keyedToArray` wrote and the names renamings gave the members before, and see the rest
+    /// as they see any record's. Filter selectors on a member's elements (the gate reads them
+    /// ahead), a descendant one, renamings, records of an array collection, a record whose
+    /// empty objects become `null` (its start held until its next token: every filter sees the
+    /// member's name), `hoist` of selected elements. "records handed over" must come; bytes as
+    /// the whole tree's on every route.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray","idKey":"id"},{"op":"remove","path":"$[*].groups[?@.role == 'member']"}]"#,
+         #"{"r1": {"a": 1, "b": "x", "groups": [{"role": "member"}, {"role": "owner"}], "c": {"d": 2}}, "r2": {"a": 2, "groups": [], "c": null}, "r3": {"groups": [{"role": "member"}]}, "r4": {"a": 3, "groups": 7}}"#),
+        (#"[{"op":"keyedToArray","idKey":"key"},{"op":"convertKeys","to":"snake_case"},{"op":"remove","path":"$..groups[?@.role == 'member']"},{"op":"remove","path":"$[*].x"}]"#,
+         #"{"r1": {"fooBar": 1, "x": 2, "groups": [{"role": "member", "groups": [{"role": "member"}]}], "pQ": {"groups": [{"role": "o"}]}}, "r2": {"aB": {"cD": 1}, "groups": [{"role": "member"}]}}"#),
+        (#"[{"op":"remove","path":"$[*].g[?@.k > 1]"},{"op":"renameKeys","path":"$[*]","map":{"a":"b"}}]"#,
+         #"[{"a": 1, "g": [{"k": 1}, {"k": 2}], "c": 3}, {"z": 0, "g": {"k": 5}}, {"y": 1, "g": [{"k": 3}], "b": 2}]"#),
+        (#"[{"op":"keyedToArray"},{"op":"emptyObjectToNull"},{"op":"coerce","path":"$[*].g[?@.k == 1].k","to":"string"}]"#,
+         #"{"r1": {"a": {}, "g": [{"k": 1}, {"k": 2}, {}]}, "r2": {"b": 1, "g": []}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"hoist","path":"$[*].g[?@.k]","member":"k"}]"#,
+         #"{"r1": {"a": 1, "g": [{"k": 1}, {"j": 2}]}, "r2": {"a": 2, "g": [{"k": {"x": 1}}]}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].m.a"},{"op":"emptyObjectToNull"},{"op":"coerce","path":"$[*].g[?@.id == 't1'].n","to":"string"},{"op":"pluck","path":"$[*].g","member":"id","onMissing":"null"},{"op":"renameKeys","path":"$..*","map":{"k":"kk"}}]"#,
+         #"{"r0": {"isActive": true, "k": "", "v": {"b": ["12"], "m": []}, "m": {"a": {"x": ""}, "id": []}, "a": {"x": {"y": []}, "k": 2}, "g": [{"x": 2.5, "n": "q"}, {"x": 1, "id": "t1", "n": 2}]}, "r1": {"k": {}, "g": []}}"#),
+    ])
+    func recordsHandedOverToTheFilters(_ spec: String, _ records: String) throws {
+        try Self.expectRecordsOnTheFilters(spec, records, seeing: ["records handed over"])
+    }
+
+    /// As `recordsHandedOverToTheFilters`, where the tree fails at the last record, after the
+    /// handed-over ones: a renaming that gives a member after the hand-over the name it gave one
+    /// before (a rule after it drops both, so only the renaming can tell), a value `coerce`
+    /// cannot convert after it, a member named as the id. The records
+    /// before the last are handed over ("records handed over" must come for them alone); with
+    /// the last, the stream gives the whole tree's error.
+    @Test(arguments: [
+        (#"[{"op":"keyedToArray"},{"op":"convertKeys","to":"snake_case"},{"op":"remove","path":"$[*].a_b"},{"op":"remove","path":"$[*].g[?@.k > 1]"}]"#,
+         #"{"r0": {"aB": 1, "g": [{"k": 1}, {"k": 2}], "cD": 3}"#, #", "r1": {"aB": 1, "g": [{"k": 1}, {"k": 2}], "a_b": 3}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.k == 'x']"},{"op":"coerce","path":"$[*].n","to":"number"}]"#,
+         #"{"r1": {"m": 0, "n": "1", "g": [{"k": "x"}]}"#, #", "r2": {"m": 1, "g": [{"k": "y"}], "n": "two"}}"#),
+        (#"[{"op":"keyedToArray"},{"op":"remove","path":"$[*].g[?@.k == 'x']"}]"#,
+         #"{"r1": {"n": 1, "g": [{"k": "x"}]}"#, #", "r2": {"m": 1, "g": [{"k": "y"}], "id": 2}}"#),
+    ])
+    func handedOverRecordsFailAsTheTree(_ spec: String, _ handedOver: String, _ failing: String) throws {
+        try Self.expectRecordsOnTheFilters(spec, handedOver + "}", seeing: ["records handed over"])
+        let records = handedOver + failing
+        #expect(Self.compare(try Rules(json: spec), Array(records.utf8), context: "rules \(spec) input \(records)"))
+    }
+
     /// As `recordsGoPastMemberByMember`, where the tree fails: a value `coerce` cannot convert,
     /// two members a renaming gives one name when a rule after it drops one, a duplicate name, a
     /// member named as the id, `hoist` of an empty object with `onMissing: "error"`. The stream

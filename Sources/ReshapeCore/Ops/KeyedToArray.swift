@@ -359,6 +359,14 @@ extension KeyedToArray {
             return found.isEmpty
         }
 
+        /// The record was opened past the filters, its id written and counted with the members
+        /// before (`RecordFilterChain.handOver`): the id is not added again.
+        func takeResumed(_ token: RecordToken) -> Bool {
+            guard depth == 0, token.kind == .objectStart, shape(.object) == .record else { return false }
+            depth = 1
+            return next.take(token)
+        }
+
         func take(_ token: RecordToken) -> Bool {
             if aside.isSet { return next.take(token) }
             if depth == 0 {

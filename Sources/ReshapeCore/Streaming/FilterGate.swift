@@ -157,6 +157,13 @@ final class FilterGate: RecordFilter {
         return next.passes(token, into: &pass)
     }
 
+    /// A record that no filter tests, nor its members, goes by member by member as the rule's
+    /// filter lets it: the gate sees the members its rule's member needs say (those its path
+    /// goes on in), handed over to the filters (`RecordFilterChain.handOver`).
+    func passesMembers(_ token: RecordToken) -> Bool {
+        !filtersRecords && held.isEmpty && !cursor.stepFilters && next.passesMembers(token)
+    }
+
     /// `peek(_:element:)`, once per element: the chain asks `passes` before it hands the
     /// element's first token to `take` (when some filter must see its tokens), and the work of
     /// one look is counted once.

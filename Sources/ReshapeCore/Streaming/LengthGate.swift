@@ -56,6 +56,10 @@ final class LengthGate: RecordFilter {
         held.isEmpty && !holds(token) && next.passes(token, into: &pass)
     }
 
+    /// A record (an object, which no path counts) goes by member by member as the rule's
+    /// filter lets it: the gate sees the members its rule's member needs say.
+    func passesMembers(_ token: RecordToken) -> Bool { held.isEmpty && !holds(token) && next.passesMembers(token) }
+
     func skip(_ token: RecordToken) {
         cursor.skip()
         next.skip(token)

@@ -95,6 +95,12 @@ protocol RecordFilter: AnyObject {
     /// output bound (`Document.grow`) for a record whose name is `idBytes` bytes long. By
     /// default, 0.
     func recordGrowth(idBytes: Int) -> Int
+
+    /// Takes the record's first token, `token`, which comes after the record's first members
+    /// went past the filters (see `RecordFilterChain.handOver`): as `take`, but a filter that
+    /// makes the records (`recordIdKey`) adds no id member, which went past with them. By
+    /// default, `take`.
+    func takeResumed(_ token: RecordToken) -> Bool
 }
 
 extension RecordFilter {
@@ -105,6 +111,8 @@ extension RecordFilter {
     var recordIdKey: [UInt8]? { nil }
 
     func recordGrowth(idBytes: Int) -> Int { 0 }
+
+    func takeResumed(_ token: RecordToken) -> Bool { take(token) }
 
     func passes(_ token: RecordToken, into pass: inout ContainerPass) -> Bool { ignores(token) }
 

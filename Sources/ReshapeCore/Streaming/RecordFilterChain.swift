@@ -124,6 +124,11 @@ final class RecordFilterChain {
     /// Records copied member by member past the filters (for tests: see
     /// `StreamSettings.outcome`).
     private(set) var recordsRouted = 0
+    /// Records whose first members went past the filters, the rest through them (`handOver`;
+    /// for tests: see `StreamSettings.outcome`).
+    private(set) var recordsHandedOver = 0
+    /// The routed record was handed over to the filters (`handOver`): `read` reads on.
+    @exclusivity(unchecked) private var handedOver = false
     /// How deep the record may nest (see `run`).
     @exclusivity(unchecked) private var depthLeft = 0
     /// Where dropped containers are written, to be read as strictly as the others.
@@ -261,6 +266,7 @@ final class RecordFilterChain {
         directEdit = -1
         directEmptyToNull = []
         nextRoute = 0
+        handedOver = false
         // A record that failed may have left filters aside.
         if aside != 0 { setAside(0) }
         recordKey = key
@@ -544,6 +550,12 @@ final class RecordFilterChain {
                         // pass copies a record, doing what the rules agreed on, without a token for
                         // each value in it.
                         guard copied else { return false }
+                        if handedOver {
+                            // A record whose first members went past the filters: the filters
+                            // see the rest, from the value of the member they must see.
+                            handedOver = false
+                            continue
+                        }
                     } else {
                         guard emit(token, asked: bypass == 0) else { return false }
                         if frames.isEmpty && arena.droppedBy > 0 && lettingGo(UnsafeRawBufferPointer(rebasing: parser.text[open...])) {
@@ -689,7 +701,7 @@ final class RecordFilterChain {
         let growth = arena.growth
         let past = membersPast
         let firstName = names.count
-        defer { if names.count > firstName { names.removeSubrange(firstName...) } }
+        defer { if !handedOver && names.count > firstName { names.removeSubrange(firstName...) } }
         guard let copied = routeMembers(token, at: open, &parser, depthLeft: depthLeft, id: id) else {
             writer.rollBack(to: mark)
             arena.growth = growth
@@ -698,6 +710,8 @@ final class RecordFilterChain {
             return nil
         }
         guard copied else { return false }
+        // Handed over: the filters took the record's start.
+        guard !handedOver else { return true }
         skipped(token)
         recordsRouted += 1
         return true
@@ -722,19 +736,26 @@ final class RecordFilterChain {
         }
         var expectsMember = true
         nextRoute = 0
+        let firstName = names.count
+        let pastBefore = membersPast
         while true {
             parser.skipWhitespace()
             guard parser.index < parser.text.count else { return false }
             if expectsMember {
                 // An empty record is the filters' (it may become null before it is a record).
                 guard parser.text[parser.index] == UInt8(ascii: "\"") else { return nil }
+                let nameStart = parser.index
                 let route = routeName(&parser)
                 guard route >= 0 else { return route == -1 ? false : nil }
                 parser.skipWhitespace()
                 guard parser.index < parser.text.count else { return false }
                 let byte = parser.text[parser.index]
                 let kind = ValueKinds(firstByte: byte)
-                guard routes[route].tokens.isDisjoint(with: kind) else { return nil }
+                guard routes[route].tokens.isDisjoint(with: kind) else {
+                    // Some filter must see this member: the members before it stay past the
+                    // filters, unless there are none (the filters then take the record whole).
+                    return membersPast > pastBefore ? handOver(token, memberAt: nameStart, route: route, &parser, firstName: firstName) : nil
+                }
                 guard noteRenamed(routes[route].renamed) else { return false }
                 membersPast += 1
                 arena.growth = arena.growth.addingClamped(routes[route].growth)
@@ -807,6 +828,50 @@ final class RecordFilterChain {
         }
         guard !knownRoutes.isFull else { return -2 }
         return makeRoute(token)
+    }
+
+    /// Hands the routed record that `token` opened over to the filters at its member whose name
+    /// starts at `nameStart` in the text, read already (its route `route`), which some filter
+    /// must see: the members before it went past the filters, and the record goes on as `read`
+    /// reads one whose members the filters see, as if those members had gone past one by one
+    /// (see `readName`). The filters take the record's start (`RecordFilter.takeResumed`: the
+    /// writer wrote it, and the id, already), are told of the names the renamings gave those
+    /// members (`renamedWentBy`), and take the member's name. `firstName`: where the record's
+    /// names start in `names`. False when the record must take its tree.
+    @inline(never)
+    private func handOver(
+        _ token: RecordToken, memberAt nameStart: Int, route: Int, _ parser: inout JSONParser, firstName: Int
+    ) -> Bool {
+        // The name as `readMemberName` read it, the parser left where it was.
+        let resume = parser.index
+        parser.index = nameStart
+        guard let span = try? parser.scanString() else { return false }
+        parser.index = resume
+        let name = content(of: span, in: parser.text)
+        let member = RecordToken(name: name, hash: RecordNames.hash(name), plain: !span.hasEscapes)
+        writer.resumes = true
+        guard first.takeResumed(token) else { return false }
+        frames.append((true, firstName))
+        handedOver = true
+        recordsHandedOver += 1
+        if writer.resumes {
+            // A filter holds the record's start until its next token (`emptyObjectToNull` on
+            // the records): every filter sees the member's name, which lets the start go, as
+            // `readName` lets such a record's first name through; then the names before.
+            guard emit(member), !writer.resumes else { return false }
+            return renamedWentBy()
+        }
+        return renamedWentBy() && seen(member, route: route)
+    }
+
+    /// Tells the renaming filters the names they gave the members of the record that went past
+    /// them before it was handed over (see `noteRenamed`), as `readName` tells them of each
+    /// member that goes past: false when one of them gives two members one name.
+    private func renamedWentBy() -> Bool {
+        for given in routedHashes {
+            guard filters[given.filter].memberWentBy(named: given.hash) else { return false }
+        }
+        return true
     }
 
     /// Reads `"name" :` at `parser.index`, a member of the object whose names start at `first` in
@@ -1065,16 +1130,23 @@ final class RecordFilterChain {
                 arena.growth = arena.growth.addingClamped(routes[route].growth)
                 return writer.take(routes[route].name, written: routes[route].written)
             }
-            // Some filter must see the member: those that do nothing to it are set aside.
-            if routes[route].aside != aside { setAside(routes[route].aside) }
-            if routes[route].aside != 0 {
-                membersNarrowed += 1
-                for index in routes[route].renamed where routes[route].aside & (1 << UInt64(wentBy[index].filter)) != 0 {
-                    guard filters[wentBy[index].filter].memberWentBy(named: wentBy[index].hash) else { return false }
-                }
-            }
+            return seen(token, route: route)
         } else if aside != 0 && frames.count == 1 {
             setAside(0)
+        }
+        return emit(token)
+    }
+
+    /// Hands the record's member name `token`, whose route (`route`) says some filter must see
+    /// it, to the filters: those that do nothing to it are set aside.
+    @inline(__always)
+    private func seen(_ token: RecordToken, route: Int) -> Bool {
+        if routes[route].aside != aside { setAside(routes[route].aside) }
+        if routes[route].aside != 0 {
+            membersNarrowed += 1
+            for index in routes[route].renamed where routes[route].aside & (1 << UInt64(wentBy[index].filter)) != 0 {
+                guard filters[wentBy[index].filter].memberWentBy(named: wentBy[index].hash) else { return false }
+            }
         }
         return emit(token)
     }
@@ -1366,6 +1438,9 @@ final class RecordTextWriter: RecordFilter {
     @exclusivity(unchecked) private var depthLeft = 0
     @exclusivity(unchecked) private var outputLimit = 0
     @exclusivity(unchecked) private var values = 0
+    /// The record's start, written already, comes again: it is not written twice (see
+    /// `RecordFilterChain.handOver`).
+    @exclusivity(unchecked) var resumes = false
 
     func begin(depthLeft: Int, outputLimit: Int) {
         frames.empty()
@@ -1373,6 +1448,7 @@ final class RecordTextWriter: RecordFilter {
         self.depthLeft = depthLeft
         self.outputLimit = outputLimit
         values = 0
+        resumes = false
     }
 
     /// One whole value was written.
@@ -1430,14 +1506,20 @@ final class RecordTextWriter: RecordFilter {
             if top.isObject && comparesNames { names.removeSubrange(top.firstName...) }
             frames.removeLast()
             return true
+        case .objectStart, .arrayStart:
+            if resumes {
+                resumes = false
+                return token.kind == .objectStart && frames.count == 1 && frames[0].isObject
+            }
+            guard beginValue() else { return false }
+            guard frames.count + 1 < depthLeft else { return false }
+            let isObject = token.kind == .objectStart
+            out.append(UInt8(ascii: isObject ? "{" : "["))
+            frames.append((isObject, 0, names.count))
+            return out.count <= outputLimit
         default:
             guard beginValue() else { return false }
             switch token.kind {
-            case .objectStart, .arrayStart:
-                guard frames.count + 1 < depthLeft else { return false }
-                let isObject = token.kind == .objectStart
-                out.append(UInt8(ascii: isObject ? "{" : "["))
-                frames.append((isObject, 0, names.count))
             case .string:
                 appendString(token)
             case .number:

@@ -367,6 +367,7 @@ final class RecordRunner: @unchecked Sendable {
             batch.copiesGivenBack = scratch.filters?.copiesGivenBack ?? 0
             batch.membersPast = scratch.filters?.membersPast ?? 0
             batch.recordsRouted = scratch.filters?.recordsRouted ?? 0
+            batch.recordsHandedOver = scratch.filters?.recordsHandedOver ?? 0
             batch.membersNarrowed = scratch.filters?.membersNarrowed ?? 0
             batch.readAhead = scratch.filters?.arena.readAhead ?? 0
             batch.passedAhead = scratch.filters?.arena.passedAhead ?? 0

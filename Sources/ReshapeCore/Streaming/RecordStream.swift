@@ -57,6 +57,8 @@ final class RecordStream {
     private(set) var membersPast = 0
     /// Records copied member by member past the filters (for tests).
     private(set) var recordsRouted = 0
+    /// Records whose first members went past the filters, the rest through them (for tests).
+    private(set) var recordsHandedOver = 0
     /// Members of records that went through some of the filters, the others set aside (for
     /// tests).
     private(set) var membersNarrowed = 0
@@ -390,6 +392,7 @@ final class RecordStream {
         copiesGivenBack += done.copiesGivenBack
         membersPast += done.membersPast
         recordsRouted += done.recordsRouted
+        recordsHandedOver += done.recordsHandedOver
         membersNarrowed += done.membersNarrowed
         readAhead += done.readAhead
         passedAhead += done.passedAhead

@@ -30,6 +30,9 @@ class RecordBatch: @unchecked Sendable {
     /// Records copied member by member past the filters (`RecordFilterChain.recordsRouted`; for
     /// tests).
     var recordsRouted = 0
+    /// Records whose first members went past the filters, the rest through them
+    /// (`RecordFilterChain.recordsHandedOver`; for tests).
+    var recordsHandedOver = 0
     /// Members of records some filters were set aside for (`RecordFilterChain.membersNarrowed`;
     /// for tests).
     var membersNarrowed = 0
@@ -119,6 +122,7 @@ class RecordBatch: @unchecked Sendable {
         copiesGivenBack = 0
         membersPast = 0
         recordsRouted = 0
+        recordsHandedOver = 0
         membersNarrowed = 0
         readAhead = 0
         passedAhead = 0
