@@ -1432,7 +1432,14 @@ final class RecordTextWriter: RecordFilter {
     @exclusivity(unchecked) var out = ByteBuffer()
     /// Compare the names of each object: some filter renames members.
     @exclusivity(unchecked) var comparesNames = true
-    @exclusivity(unchecked) private var frames: [(isObject: Bool, count: Int, firstName: Int)] = []
+    /// How many containers are open; the innermost's kind, children so far and where its names
+    /// start in `names` (apart from `outer`: every name and value reads and counts them); and the
+    /// same of the others, outermost first.
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var topIsObject = false
+    @exclusivity(unchecked) private var topCount = 0
+    @exclusivity(unchecked) private var topFirstName = 0
+    @exclusivity(unchecked) private var outer: [(isObject: Bool, count: Int, firstName: Int)] = []
     /// The hashes of the names written in the open objects.
     @exclusivity(unchecked) private var names: [UInt64] = []
     @exclusivity(unchecked) private var depthLeft = 0
@@ -1443,7 +1450,8 @@ final class RecordTextWriter: RecordFilter {
     @exclusivity(unchecked) var resumes = false
 
     func begin(depthLeft: Int, outputLimit: Int) {
-        frames.empty()
+        depth = 0
+        outer.empty()
         names.empty()
         self.depthLeft = depthLeft
         self.outputLimit = outputLimit
@@ -1452,10 +1460,10 @@ final class RecordTextWriter: RecordFilter {
     }
 
     /// One whole value was written.
-    var finished: Bool { frames.isEmpty && values == 1 }
+    var finished: Bool { depth == 0 && values == 1 }
 
     /// How many objects and arrays are open in what was written.
-    var openContainers: Int { frames.count }
+    var openContainers: Int { depth }
 
     func start(key: UnsafeRawBufferPointer?) -> Bool { true }
 
@@ -1481,13 +1489,14 @@ final class RecordTextWriter: RecordFilter {
     /// it already.
     @inline(__always)
     private func beginName(_ token: RecordToken) -> Bool {
-        guard let top = frames.last, top.isObject else { return false }
-        if top.count > 0 { out.append(UInt8(ascii: ",")) }
-        frames[frames.count - 1].count += 1
+        guard depth > 0, topIsObject else { return false }
+        let count = topCount
+        if count > 0 { out.append(UInt8(ascii: ",")) }
+        topCount = count + 1
         if comparesNames {
-            guard top.count < JSONParser.rawCaptureMemberLimit else { return false }
+            guard count < JSONParser.rawCaptureMemberLimit else { return false }
             let hash = token.hash
-            for position in top.firstName..<names.count where names[position] == hash { return false }
+            for position in topFirstName..<names.count where names[position] == hash { return false }
             names.append(hash)
         }
         return true
@@ -1501,21 +1510,24 @@ final class RecordTextWriter: RecordFilter {
             out.append(UInt8(ascii: ":"))
             return out.count <= outputLimit
         case .objectEnd, .arrayEnd:
-            guard let top = frames.last, top.isObject == (token.kind == .objectEnd) else { return false }
-            out.append(UInt8(ascii: top.isObject ? "}" : "]"))
-            if top.isObject && comparesNames { names.removeSubrange(top.firstName...) }
-            frames.removeLast()
+            guard depth > 0, topIsObject == (token.kind == .objectEnd) else { return false }
+            out.append(UInt8(ascii: topIsObject ? "}" : "]"))
+            if topIsObject && comparesNames { names.removeSubrange(topFirstName...) }
+            depth -= 1
+            if depth > 0 { (topIsObject, topCount, topFirstName) = outer.removeLast() }
             return true
         case .objectStart, .arrayStart:
             if resumes {
                 resumes = false
-                return token.kind == .objectStart && frames.count == 1 && frames[0].isObject
+                return token.kind == .objectStart && depth == 1 && topIsObject
             }
             guard beginValue() else { return false }
-            guard frames.count + 1 < depthLeft else { return false }
+            guard depth + 1 < depthLeft else { return false }
             let isObject = token.kind == .objectStart
             out.append(UInt8(ascii: isObject ? "{" : "["))
-            frames.append((isObject, 0, names.count))
+            if depth > 0 { outer.append((topIsObject, topCount, topFirstName)) }
+            (topIsObject, topCount, topFirstName) = (isObject, 0, names.count)
+            depth += 1
             return out.count <= outputLimit
         default:
             guard beginValue() else { return false }
@@ -1544,16 +1556,21 @@ final class RecordTextWriter: RecordFilter {
         let names: Int
     }
 
-    var mark: Mark { Mark(count: out.count, values: values, frames: frames.count, children: frames.last?.count ?? 0, names: names.count) }
+    var mark: Mark { Mark(count: out.count, values: values, frames: depth, children: depth > 0 ? topCount : 0, names: names.count) }
 
     /// Takes back what was written since `mark` (a copy that gave up, a member or a record
     /// taken back): the comma before it, the containers it opened and the names it gave.
     func rollBack(to mark: Mark) {
         out.truncate(to: mark.count)
         values = mark.values
-        if frames.count > mark.frames { frames.removeSubrange(mark.frames...) }
+        if depth > mark.frames {
+            // The container that was innermost at the mark is again: it is in `outer`.
+            if mark.frames > 0 { (topIsObject, topCount, topFirstName) = outer[mark.frames - 1] }
+            outer.removeSubrange(max(0, mark.frames - 1)...)
+            depth = mark.frames
+        }
         if names.count > mark.names { names.removeSubrange(mark.names...) }
-        if !frames.isEmpty { frames[frames.count - 1].count = mark.children }
+        if depth > 0 { topCount = mark.children }
     }
 
     /// Takes a scalar written as `text`, its canonical JSON.
@@ -1572,17 +1589,17 @@ final class RecordTextWriter: RecordFilter {
     ) -> Bool {
         guard beginValue() else { return false }
         return parser.transformRecord(
-            fast, id: id, depthLeft: min(depthLeft, self.depthLeft - frames.count), into: &out, scratch: &scratch,
+            fast, id: id, depthLeft: min(depthLeft, self.depthLeft - depth), into: &out, scratch: &scratch,
             outputLimit: outputLimit, wholeText: false)
     }
 
     /// Before a value: the comma before an element, and at most one value outside containers.
     @inline(__always)
     private func beginValue() -> Bool {
-        if let top = frames.last {
-            if !top.isObject {
-                if top.count > 0 { out.append(UInt8(ascii: ",")) }
-                frames[frames.count - 1].count += 1
+        if depth > 0 {
+            if !topIsObject {
+                if topCount > 0 { out.append(UInt8(ascii: ",")) }
+                topCount += 1
             }
             return true
         }
