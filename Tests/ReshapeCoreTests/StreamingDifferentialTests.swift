@@ -2143,6 +2143,33 @@ import Testing
         }
     }
 
+    /// A record's member whose container the path goes on in only through members of some names
+    /// at any depth (`$..profile` past `meta`) goes past the filters, watched for them
+    /// (`WatchedMembers`): a record whose first member is such a container is routed whole
+    /// ("records routed" must come; it was given back at that member before), one that holds a
+    /// watched name deep inside is given back to the filters. Bytes as the whole tree's on every
+    /// route, no record on its tree.
+    @Test(arguments: [
+        #"[{"op":"keyedToArray"},{"op":"remove","path":"$..groups[?@.id == 'g2']"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"renameKeys","path":"$..profile","map":{"firstName":"first"}}]"#,
+        #"[{"op":"keyedToArray"},{"op":"convertKeys","path":"$..profile","to":"snake_case"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"default","path":"$..profile","key":"country","value":"NZ"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"keep","path":"$..profile","members":["firstName"]}]"#,
+        #"[{"op":"keyedToArray"},{"op":"blankStringToNull","path":"$..profile.firstName"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"emptyObjectToNull","path":"$..profile.inner"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"coerce","path":"$..profile.inner.x","to":"string"}]"#,
+        #"[{"op":"keyedToArray"},{"op":"hoist","path":"$..profile","member":"firstName","onMissing":"null"}]"#,
+    ])
+    func descendantPathsLetRecordMembersGoWatched(_ spec: String) throws {
+        let records = #"""
+            {"r1": {"meta": {"a": [1, {"b": 2}], "c": {}}, "n": 1},
+             "r2": {"meta": {"c": {"d": "e"}}, "profile": {"firstName": " ", "inner": {"x": 1}}, "groups": [{"id": "g2"}, {"id": "g3"}]},
+             "r3": {"meta": {"deep": [{"profile": {"firstName": "", "inner": {}}, "groups": [{"id": "g2"}]}]}, "n": 2},
+             "r4": {"meta": [{"x": {"y": [true, null]}}], "n": 3}}
+            """#
+        try Self.expectRecordsOnTheFilters(spec, records, seeing: ["records routed"])
+    }
+
     /// A renaming that is not deep at a path that selects every value below the records
     /// (`$..*`, `$[*]..*`) renames every object there, as a deep one does: on the text, the
     /// containers copied with their members renamed; a name made twice is the tree's error.

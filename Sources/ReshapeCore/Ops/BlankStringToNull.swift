@@ -91,11 +91,13 @@ extension BlankStringToNull {
         guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let trim = self.trim
         let below = EditsBelow(matcher, textEdit)
+        let watched = WatchedMembers(matcher)
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             guard states != 0 else { return MemberUse() }
             var edited = MemberUse()
             if below?.passes(states, into: &edited.pass) == true { return edited }
+            if let watchedUse = watched?.use(states) { return watchedUse }
             guard matcher.selectsEverythingBelow(states) else {
                 // A string when selected; a container, which may hold selected strings.
                 return MemberUse(tokens: states & matcher.selected != 0 ? [.string, .object, .array] : .containers, keepsMember: true)
@@ -145,6 +147,9 @@ extension BlankStringToNull {
             pass.trim = pass.trim || trim
             return true
         }
+
+        /// It edits strings inside the record as its member needs say (a record is no string).
+        func passesMembers(_ token: RecordToken) -> Bool { true }
 
         func skip(_ token: RecordToken) { cursor.skip() }
 

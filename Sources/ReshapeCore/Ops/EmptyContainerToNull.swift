@@ -58,9 +58,11 @@ extension EmptyContainerToNull {
         let empty: [RecordToken] = objects ? [.objectStart, .objectEnd] : [.arrayStart, .arrayEnd]
         let nullsEmpty: Bool
         if case .null = Self.edit(0..<2, in: TokenFilterValues(tokens: empty[...], arena: nil)) { nullsEmpty = true } else { nullsEmpty = false }
+        let watched = WatchedMembers(matcher)
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             guard states != 0 else { return MemberUse() }
+            if let watchedUse = watched?.use(states) { return watchedUse }
             if nullsEmpty && states & matcher.selected != 0 && states & ~matcher.selected == 0 {
                 var use = MemberUse(keepsMember: true)
                 use.emptyToNull = objects ? .object : .array

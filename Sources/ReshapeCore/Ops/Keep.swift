@@ -62,10 +62,13 @@ extension Keep {
         guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let selectsRecord = record & matcher.selected != 0
         let listed = members
+        let watched = WatchedMembers(matcher)
         return { name in
             var use = MemberUse()
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
-            if states != 0 {
+            if !selectsRecord, let watchedUse = watched?.use(states) {
+                use = watchedUse  // `$..profile`: watched for the names.
+            } else if states != 0 {
                 // Selected, or in a selected record, any value; selected in, a container (a
                 // scalar holds nothing).
                 use.tokens = states & matcher.selected != 0 || selectsRecord ? .all : .containers

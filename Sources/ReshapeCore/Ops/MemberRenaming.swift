@@ -268,6 +268,7 @@ extension RenamingOperation {
         let newName = self.newName
         let renamesRecord = record & matcher.selected != 0 || (deep && !PathOnChain(path, chain: context.chain).selectedDepths.isEmpty)
         let excluded = excluders
+        let watched = WatchedMembers(matcher)
         return { name in
             var use = MemberUse()
             if renamesRecord { use.newName = newName(name.bytes) } else { use.leavesRecordNames = true }
@@ -292,6 +293,9 @@ extension RenamingOperation {
                 use = MemberUse.passing(.object) { $0.renameOwnMembers(newName) }
                 use.newName = name
                 if !renamesRecord { use.leavesRecordNames = true }
+            } else if !excluderLive, let watchedUse = watched?.use(states) {
+                // `$..profile`: watched for the names (the member's own name is `newName`'s).
+                (use.tokens, use.keepsMember, use.pass) = (watchedUse.tokens, watchedUse.keepsMember, watchedUse.pass)
             } else {
                 // It renames inside the member (the member's own name is `newName`'s).
                 use.tokens = .containers

@@ -114,6 +114,8 @@ extension Remove {
         // An object whose own members of some names go: dropped on its text, as the filter drops
         // those of one inside the record (see `Filter.passes`).
         let ownDrops = matching == nil ? matcher.namesSelectedAsMembers.map { ($0.states, ContainerPass.dropping($0.names)) } : nil
+        // `$..groups[?...]`: a container in those states goes by as text, watched for `groups`.
+        let watched = WatchedMembers(matcher)
         return { name in
             var use = MemberUse()
             if let matching {
@@ -140,6 +142,8 @@ extension Remove {
             } else if let (ownStates, step) = ownDrops, states == ownStates {
                 // An array's members are the filter's.
                 use = MemberUse.passing(.object) { $0.dropOwnMembers { step } }
+            } else if let watchedUse = watched?.use(states) {
+                use = watchedUse
             } else if states != 0 {
                 // The path goes on below the member: nothing in a scalar is selected.
                 use.tokens = .containers

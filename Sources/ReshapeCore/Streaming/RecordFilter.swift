@@ -606,8 +606,10 @@ struct RecordFilterContext {
     ) -> MemberNeeds? {
         guard let record = recordStates(matcher) else { return nil }
         let whole = record & matcher.selected != 0
+        let watched = WatchedMembers(matcher)
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
+            if !whole, let use = watched?.use(states) { return use }
             if states & matcher.selected != 0 {
                 if !whole, let selected, states & ~matcher.selected == 0 { return selected.use }
                 if !whole, let scalarEdit, states & ~matcher.selected == 0 {
@@ -784,6 +786,34 @@ struct MemberUse {
 /// `default`'s member added, `pluck`'s and `hoist`'s member taken). A record's own member of that
 /// kind then goes by as text too, copied with the step (see `MemberUse.passing`); the filter
 /// sees values of the other kinds.
+/// Where a rule's path goes on below a record's member only through members of some names, at
+/// any depth (`PathMatcher.namesLeadingOnAtAnyDepth`: `$..groups[?@.role == 'x']` past
+/// `profile`): a member in those states goes by as text, its container watched for the names
+/// (one that holds one is given back, and the filters see it: `ContainerPass.watch(_:)`), as a
+/// filter lets such a container go inside the record (`PathCursor.watches`). Nothing in a scalar
+/// is selected.
+struct WatchedMembers: Sendable {
+    private let watched: [(states: PathMatcher.States, step: ContainerPass.NameStep)]
+
+    /// Nil when the path has no such states.
+    init?(_ matcher: PathMatcher) {
+        let found = matcher.namesLeadingOnAtAnyDepth
+        guard !found.isEmpty else { return nil }
+        watched = found.map { ($0.states, ContainerPass.watching($0.names)) }
+    }
+
+    /// The use of a member in `states`; nil unless they are watched.
+    func use(_ states: PathMatcher.States) -> MemberUse? {
+        for entry in watched where entry.states == states {
+            var use = MemberUse(keepsMember: true)
+            let step = entry.step
+            use.pass.watch { step }
+            return use
+        }
+        return nil
+    }
+}
+
 struct SelectedContainerStep: Sendable {
     /// The kind of container the step works on.
     let kind: ValueKinds
