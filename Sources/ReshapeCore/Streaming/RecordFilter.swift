@@ -780,12 +780,6 @@ struct MemberUse {
     }
 }
 
-/// The step an op's filter adds to the pass that copies a container of one kind from the text
-/// when its path selects the container, inside a record, with nothing below it (see
-/// `RecordFilter.passes`: `renameKeys`' own members renamed, `remove`'s own members dropped,
-/// `default`'s member added, `pluck`'s and `hoist`'s member taken). A record's own member of that
-/// kind then goes by as text too, copied with the step (see `MemberUse.passing`); the filter
-/// sees values of the other kinds.
 /// Where a rule's path goes on below a record's member only through members of some names, at
 /// any depth (`PathMatcher.namesLeadingOnAtAnyDepth`: `$..groups[?@.role == 'x']` past
 /// `profile`): a member in those states goes by as text, its container watched for the names
@@ -814,6 +808,12 @@ struct WatchedMembers: Sendable {
     }
 }
 
+/// The step an op's filter adds to the pass that copies a container of one kind from the text
+/// when its path selects the container, inside a record, with nothing below it (see
+/// `RecordFilter.passes`: `renameKeys`' own members renamed, `remove`'s own members dropped,
+/// `default`'s member added, `pluck`'s and `hoist`'s member taken). A record's own member of that
+/// kind then goes by as text too, copied with the step (see `MemberUse.passing`); the filter
+/// sees values of the other kinds.
 struct SelectedContainerStep: Sendable {
     /// The kind of container the step works on.
     let kind: ValueKinds
