@@ -375,9 +375,9 @@ extension MemberRenaming {
             let members = cursor.depth + 1
             if members > excludedFrom { return true }
             var excluderLive = false
-            for excluder in excluders {
-                let states = excluder.peek()
-                if excluder.selects(states) { return true }
+            for index in excluders.indices {
+                let states = excluders[index].peek()
+                if excluders[index].selects(states) { return true }
                 if states != 0 { excluderLive = true }
             }
             if ignores(token) { return true }

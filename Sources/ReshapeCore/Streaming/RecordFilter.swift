@@ -1119,7 +1119,7 @@ struct PathCursor {
     /// The states of the value about to start, without following it: an element's as if every
     /// filter took it, unless the gate decided it (see `FilterVerdicts.decided`).
     @inline(__always)
-    func peek() -> PathMatcher.States {
+    mutating func peek() -> PathMatcher.States {
         guard let top = frames.last, !top.isObject else { return pending }
         guard top.states != 0 else { return 0 }
         var given = PathMatcher.anyChild
