@@ -2145,7 +2145,7 @@ import Testing
 
     /// A record's member whose container the path goes on in only through members of some names
     /// at any depth (`$..profile` past `meta`) goes past the filters, watched for them
-    /// (`WatchedMembers`): a record whose first member is such a container is routed whole
+    /// (`WatchedNames`): a record whose first member is such a container is routed whole
     /// ("records routed" must come; it was given back at that member before), one that holds a
     /// watched name deep inside is given back to the filters. Bytes as the whole tree's on every
     /// route, no record on its tree.

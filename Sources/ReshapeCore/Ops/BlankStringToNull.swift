@@ -91,7 +91,7 @@ extension BlankStringToNull {
         guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let trim = self.trim
         let below = EditsBelow(matcher, textEdit)
-        let watched = WatchedMembers(matcher)
+        let watched = WatchedNames(matcher)
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             guard states != 0 else { return MemberUse() }

@@ -58,7 +58,7 @@ extension EmptyContainerToNull {
         let empty: [RecordToken] = objects ? [.objectStart, .objectEnd] : [.arrayStart, .arrayEnd]
         let nullsEmpty: Bool
         if case .null = Self.edit(0..<2, in: TokenFilterValues(tokens: empty[...], arena: nil)) { nullsEmpty = true } else { nullsEmpty = false }
-        let watched = WatchedMembers(matcher)
+        let watched = WatchedNames(matcher)
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             guard states != 0 else { return MemberUse() }

@@ -62,7 +62,7 @@ extension Keep {
         guard let matcher = PathMatcher(path, filters: true), let record = context.recordStates(matcher) else { return nil }
         let selectsRecord = record & matcher.selected != 0
         let listed = members
-        let watched = WatchedMembers(matcher)
+        let watched = WatchedNames(matcher)
         return { name in
             var use = MemberUse()
             let states = matcher.child(record, name: name.bytes, hash: name.hash)

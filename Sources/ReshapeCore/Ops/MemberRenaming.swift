@@ -268,7 +268,7 @@ extension RenamingOperation {
         let newName = self.newName
         let renamesRecord = record & matcher.selected != 0 || (deep && !PathOnChain(path, chain: context.chain).selectedDepths.isEmpty)
         let excluded = excluders
-        let watched = WatchedMembers(matcher)
+        let watched = WatchedNames(matcher)
         return { name in
             var use = MemberUse()
             if renamesRecord { use.newName = newName(name.bytes) } else { use.leavesRecordNames = true }

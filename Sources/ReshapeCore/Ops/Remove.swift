@@ -115,7 +115,7 @@ extension Remove {
         // those of one inside the record (see `Filter.passes`).
         let ownDrops = matching == nil ? matcher.namesSelectedAsMembers.map { ($0.states, ContainerPass.dropping($0.names)) } : nil
         // `$..groups[?...]`: a container in those states goes by as text, watched for `groups`.
-        let watched = WatchedMembers(matcher)
+        let watched = WatchedNames(matcher)
         return { name in
             var use = MemberUse()
             if let matching {

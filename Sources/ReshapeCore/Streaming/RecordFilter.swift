@@ -606,7 +606,7 @@ struct RecordFilterContext {
     ) -> MemberNeeds? {
         guard let record = recordStates(matcher) else { return nil }
         let whole = record & matcher.selected != 0
-        let watched = WatchedMembers(matcher)
+        let watched = WatchedNames(matcher)
         return { name in
             let states = matcher.child(record, name: name.bytes, hash: name.hash)
             if !whole, let use = watched?.use(states) { return use }
@@ -780,31 +780,40 @@ struct MemberUse {
     }
 }
 
-/// Where a rule's path goes on below a record's member only through members of some names, at
-/// any depth (`PathMatcher.namesLeadingOnAtAnyDepth`: `$..groups[?@.role == 'x']` past
-/// `profile`): a member in those states goes by as text, its container watched for the names
-/// (one that holds one is given back, and the filters see it: `ContainerPass.watch(_:)`), as a
-/// filter lets such a container go inside the record (`PathCursor.watches`). Nothing in a scalar
-/// is selected.
-struct WatchedMembers: Sendable {
-    private let watched: [(states: PathMatcher.States, step: ContainerPass.NameStep)]
+/// Where a rule's path goes on below some values only through members of some names, at any
+/// depth (`PathMatcher.namesLeadingOnAtAnyDepth`: `$..groups[?@.role == 'x']` past `profile`):
+/// those values' states, and the step that watches for the names. A container in those states
+/// goes by as text, watched (one that holds such a member is given back, and the filters see
+/// it: `ContainerPass.watch(_:)`): inside a record as a filter lets it go
+/// (`PathCursor.watches`), and as a record's member as the rule's member needs say (`use`).
+/// Nothing in a scalar is selected. A class: a cursor holds it by reference, staying small to
+/// copy.
+final class WatchedNames: Sendable {
+    private let states: [PathMatcher.States]
+    private let steps: [ContainerPass.NameStep]
 
     /// Nil when the path has no such states.
     init?(_ matcher: PathMatcher) {
         let found = matcher.namesLeadingOnAtAnyDepth
         guard !found.isEmpty else { return nil }
-        watched = found.map { ($0.states, ContainerPass.watching($0.names)) }
+        states = found.map(\.states)
+        steps = found.map { ContainerPass.watching($0.names) }
     }
 
-    /// The use of a member in `states`; nil unless they are watched.
-    func use(_ states: PathMatcher.States) -> MemberUse? {
-        for entry in watched where entry.states == states {
-            var use = MemberUse(keepsMember: true)
-            let step = entry.step
-            use.pass.watch { step }
-            return use
+    /// Adds the watch for a container in `states` to `pass`; false when they are not watched.
+    @inline(__always)
+    func watch(_ states: PathMatcher.States, into pass: inout ContainerPass) -> Bool {
+        for index in self.states.indices where self.states[index] == states {
+            pass.watch { steps[index] }
+            return true
         }
-        return nil
+        return false
+    }
+
+    /// The use of a record's member in `states`; nil unless they are watched.
+    func use(_ states: PathMatcher.States) -> MemberUse? {
+        var use = MemberUse(keepsMember: true)
+        return watch(states, into: &use.pass) ? use : nil
     }
 }
 
@@ -1004,21 +1013,8 @@ struct PathCursor {
     /// The states of a record that is an element.
     private let element: PathMatcher.States
     /// Where the path goes on, below some values, only through members of some names at any
-    /// depth (`PathMatcher.namesLeadingOnAtAnyDepth`, `$..profile`): those values' states, and
-    /// the step that watches for the names; nil when there are none.
+    /// depth (`$..profile`); nil when nowhere.
     private let watched: WatchedNames?
-
-    /// See `watched`: held by reference, so that a cursor stays small to copy.
-    private final class WatchedNames {
-        let states: [PathMatcher.States]
-        let steps: [ContainerPass.NameStep]
-
-        init?(_ found: [(states: PathMatcher.States, names: [[UInt8]])]) {
-            guard !found.isEmpty else { return nil }
-            states = found.map(\.states)
-            steps = found.map { ContainerPass.watching($0.names) }
-        }
-    }
     /// The verdicts of the path's filters on the child about to be stepped to, which a
     /// `FilterGate` before the filter gives (nil when the path has none).
     private let verdicts: FilterVerdicts?
@@ -1030,7 +1026,7 @@ struct PathCursor {
         self.parent = parent
         self.verdicts = verdicts
         element = matcher.child(parent, index: 0)
-        watched = WatchedNames(matcher.namesLeadingOnAtAnyDepth)
+        watched = WatchedNames(matcher)
     }
 
     /// Whether a container inside the record whose states are `states` may go by as text,
@@ -1041,11 +1037,7 @@ struct PathCursor {
     @inline(__always)
     func watches(_ states: PathMatcher.States, into pass: inout ContainerPass) -> Bool {
         guard let watched, !frames.isEmpty else { return false }
-        for index in watched.states.indices where watched.states[index] == states {
-            pass.watch { watched.steps[index] }
-            return true
-        }
-        return false
+        return watched.watch(states, into: &pass)
     }
 
     /// The verdicts for the step to the next child: as if every filter took it when unknown (a
